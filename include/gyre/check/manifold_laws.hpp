@@ -1,0 +1,114 @@
+#pragma once
+// gyre::check::manifold_laws: the Manifold laws of include/gyre/core/manifold.hpp evaluated on
+// seeded random cases. Tests assert on its report; `gyre demo` prints it; a user can run it on a
+// geometry of their own.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <vector>
+
+#include "gyre/check/law_report.hpp"
+#include "gyre/core/manifold.hpp"
+#include "gyre/core/rng.hpp"
+
+namespace gyre::check {
+
+namespace law {
+inline const char* const kExpLog = "exp(x, log(x, y)) = y";
+inline const char* const kLogExp = "log(x, exp(x, v)) = v";
+inline const char* const kDistIsNormLog = "dist(x, y) = ‖log(x, y)‖";
+inline const char* const kDistSymmetric = "dist(x, y) = dist(y, x)";
+inline const char* const kTransportTangent = "transport lands in T_y";
+inline const char* const kTransportIsometry = "transport keeps ⟨u, w⟩";
+inline const char* const kTransportVelocity = "transport(x, y, log(x, y)) = −log(y, x)";
+inline const char* const kRetractOnManifold = "retract(x, v) is a point";
+inline const char* const kProjectIdempotent = "project(x, v) = v on T_x";
+}  // namespace law
+
+/// Options of the law check.
+struct ManifoldLawOptions {
+  /// Tangent vectors for log∘exp are drawn with norm uniform in [0, max_tangent_norm). 0 means
+  /// the default, min(0.9·injectivity_radius, 3): inside the injectivity radius, and short
+  /// enough that exp stays well conditioned on spaces where it is a global diffeomorphism.
+  double max_tangent_norm = 0;
+};
+
+namespace detail {
+
+// ‖a − b‖ relative to max(1, ‖b‖): absolute near 0, relative for large values.
+template <class A, class B>
+double relative_gap(const A& a, const B& b) {
+  return static_cast<double>((a - b).norm()) / std::max(1.0, static_cast<double>(b.norm()));
+}
+
+inline double relative_gap_scalar(double a, double b) { return std::abs(a - b) / std::max(1.0, std::abs(b)); }
+
+template <class M>
+typename M::Tangent tangent_with_norm_below(const M& m, const typename M::Point& x, double bound, Rng& rng) {
+  using T = typename M::Scalar;
+  typename M::Tangent v = m.random_tangent(x, rng);
+  const T length = m.norm(x, v);
+  const T target = rng.uniform<T>(T(0), static_cast<T>(bound));
+  if (length > 0) v *= target / length;
+  return v;
+}
+
+}  // namespace detail
+
+/// Evaluates every Manifold law on one random case per seed.
+template <class M>
+LawReport manifold_laws(const M& m, const std::vector<std::uint64_t>& seeds, ManifoldLawOptions options = {}) {
+  static_assert(is_manifold_v<M>, "manifold_laws needs a Manifold");
+  const double bound = options.max_tangent_norm > 0
+                           ? options.max_tangent_norm
+                           : std::min(0.9 * static_cast<double>(m.injectivity_radius()), 3.0);
+  LawReport report;
+  for (const std::uint64_t seed : seeds) {
+    Rng rng(seed);
+    const char* law = law::kExpLog;
+    try {
+      const auto x = m.random_point(rng);
+      const auto v = detail::tangent_with_norm_below(m, x, bound, rng);
+      // y close enough to x for log to be well conditioned everywhere, also on spaces whose
+      // random points may land near the cut locus.
+      const auto y = m.exp(x, v);
+      const auto y_far = m.random_point(rng);
+      const auto u = m.random_tangent(x, rng);
+      const auto w = m.random_tangent(x, rng);
+
+      law = law::kExpLog;
+      report.record(law, detail::relative_gap(m.exp(x, m.log(x, y_far)), y_far), seed);
+      law = law::kLogExp;
+      report.record(law, detail::relative_gap(m.log(x, y), v), seed);
+
+      law = law::kDistIsNormLog;
+      const double d = static_cast<double>(m.dist(x, y_far));
+      report.record(law, detail::relative_gap_scalar(static_cast<double>(m.norm(x, m.log(x, y_far))), d), seed);
+      law = law::kDistSymmetric;
+      report.record(law, detail::relative_gap_scalar(static_cast<double>(m.dist(y_far, x)), d), seed);
+
+      law = law::kTransportTangent;
+      const auto pu = m.transport(x, y, u);
+      const auto pw = m.transport(x, y, w);
+      report.record(law, detail::relative_gap(m.project(y, pw), pw), seed);
+      law = law::kTransportIsometry;
+      const double scale = std::max(1.0, static_cast<double>(m.norm(x, u) * m.norm(x, w)));
+      report.record(law, std::abs(static_cast<double>(m.inner(y, pu, pw) - m.inner(x, u, w))) / scale, seed);
+      law = law::kTransportVelocity;
+      report.record(law, detail::relative_gap(m.transport(x, y, m.log(x, y)), -m.log(y, x)), seed);
+
+      law = law::kRetractOnManifold;
+      m.check_point(m.retract(x, v));
+      report.record(law, 0.0, seed);
+      law = law::kProjectIdempotent;
+      report.record(law, detail::relative_gap(m.project(x, u), u), seed);
+    } catch (const std::exception& error) {
+      report.fail(law, seed, error.what());
+    }
+  }
+  return report;
+}
+
+}  // namespace gyre::check

@@ -1,0 +1,32 @@
+#pragma once
+// Parallel loops over batch items (OpenMP). No exception may leave an OpenMP region, so each
+// item's exception is caught and, after the loop, the one of the lowest index is rethrown: the
+// caller sees exactly the error a serial loop would have raised first.
+
+#include <cstddef>
+#include <exception>
+#include <vector>
+
+namespace gyre {
+
+/// Runs body(i) for i in [0, count) on all cores; rethrows the first item's exception afterwards.
+template <class Body>
+void parallel_for(std::ptrdiff_t count, const Body& body) {
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(count > 0 ? count : 0));
+  bool failed = false;
+#pragma omp parallel for schedule(static) reduction(|| : failed)
+  for (std::ptrdiff_t i = 0; i < count; ++i) {
+    try {
+      body(i);
+    } catch (...) {
+      errors[static_cast<std::size_t>(i)] = std::current_exception();
+      failed = true;
+    }
+  }
+  if (!failed) return;
+  for (const std::exception_ptr& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+}
+
+}  // namespace gyre

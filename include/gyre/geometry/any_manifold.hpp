@@ -1,0 +1,93 @@
+#pragma once
+// AnyManifold: the one type-erased geometry, for choosing a space by name at run time (`gyre geom`,
+// `gyre demo`, notebooks). Points, tangents and group elements travel as dynamic double matrices
+// (vectors as n×1); each call converts to the geometry's own types, checks shapes, and forwards.
+// Hot paths never go through here: they use the geometry types directly.
+//
+// Finite groups (C_N, D_N) fit the same wrapper: their elements travel as integer-valued n×1
+// matrices (C_N: [k]; D_N: [f, k]); the manifold operations throw DomainError for them.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "gyre/core/rng.hpp"
+
+namespace gyre {
+
+/// How a space's points (or group elements) are written: as vectors, matrices or integers.
+enum class PointEncoding { kVector, kMatrix, kInteger, kIntegerVector };
+
+/// Numeric parameters of a space, by name (e.g. {"n": 3}, {"N": 8}).
+using SpaceParams = std::map<std::string, double>;
+
+/// A geometry chosen at run time; see the header comment.
+class AnyManifold {
+ public:
+  using DynMatrix = Eigen::MatrixXd;
+
+  struct Concept;  // implemented in any_manifold_model.hpp
+
+  explicit AnyManifold(std::string name, std::shared_ptr<const Concept> model);
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] bool is_manifold() const;
+  [[nodiscard]] bool is_lie_group() const;
+  [[nodiscard]] bool is_finite_group() const;
+  [[nodiscard]] PointEncoding point_encoding() const;
+  /// The dimension: of the manifold, or the order of a finite group.
+  [[nodiscard]] int dim() const;
+
+  // Manifold operations (DomainError for finite groups).
+  [[nodiscard]] DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const;
+  [[nodiscard]] DynMatrix log(const DynMatrix& x, const DynMatrix& y) const;
+  [[nodiscard]] DynMatrix transport(const DynMatrix& x, const DynMatrix& y, const DynMatrix& v) const;
+  [[nodiscard]] double inner(const DynMatrix& x, const DynMatrix& u, const DynMatrix& v) const;
+  [[nodiscard]] double norm(const DynMatrix& x, const DynMatrix& v) const;
+  [[nodiscard]] double dist(const DynMatrix& x, const DynMatrix& y) const;
+  [[nodiscard]] DynMatrix project(const DynMatrix& x, const DynMatrix& v) const;
+  [[nodiscard]] DynMatrix retract(const DynMatrix& x, const DynMatrix& v) const;
+  [[nodiscard]] DynMatrix mean(const std::vector<DynMatrix>& points) const;
+  [[nodiscard]] DynMatrix random_point(Rng& rng) const;
+  [[nodiscard]] DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const;
+  /// Validates a point (or a finite group's element); throws the geometry's error.
+  void check_point(const DynMatrix& x) const;
+  void check_tangent(const DynMatrix& x, const DynMatrix& v) const;
+
+  // Group operations (DomainError for spaces that are not groups).
+  [[nodiscard]] DynMatrix identity() const;
+  [[nodiscard]] DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const;
+  [[nodiscard]] DynMatrix inverse(const DynMatrix& g) const;
+  /// g acting on a point p of ℝⁿ (a vector).
+  [[nodiscard]] DynMatrix act(const DynMatrix& g, const DynMatrix& p) const;
+  /// Lie groups only: Lie algebra coordinates → element, and back (principal branch).
+  [[nodiscard]] DynMatrix algebra_exp(const DynMatrix& a) const;
+  [[nodiscard]] DynMatrix algebra_log(const DynMatrix& g) const;
+
+  /// The law residuals this space's self-check reports (`gyre demo`), as law → worst residual.
+  [[nodiscard]] std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const;
+
+ private:
+  std::string name_;
+  std::shared_ptr<const Concept> self_;
+};
+
+/// The space registered under name (see `registered_spaces`), built from its parameters.
+/// Unknown names and missing or invalid parameters throw DomainError.
+[[nodiscard]] AnyManifold make_space(const std::string& name, const SpaceParams& params);
+
+/// One registered space: its name, what its parameters mean, and a default for the demo.
+struct SpaceInfo {
+  std::string name;
+  std::string description;
+  std::vector<std::string> parameter_names;
+  SpaceParams demo_params;
+};
+
+/// Every space `make_space` knows, in a stable order.
+[[nodiscard]] const std::vector<SpaceInfo>& registered_spaces();
+
+}  // namespace gyre

@@ -1,0 +1,254 @@
+#pragma once
+// How AnyManifold wraps a concrete geometry: the virtual Concept and the Model<Space> that
+// converts dynamic matrices to the space's own types and forwards. Include this only where a
+// space is registered (src/geometry/space_registry.cpp); users see any_manifold.hpp.
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "gyre/check/finite_group_laws.hpp"
+#include "gyre/check/lie_group_laws.hpp"
+#include "gyre/check/manifold_laws.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/core/manifold.hpp"
+#include "gyre/core/validate.hpp"
+#include "gyre/geometry/any_manifold.hpp"
+#include "gyre/geometry/frechet_mean.hpp"
+
+namespace gyre {
+
+struct AnyManifold::Concept {
+  virtual ~Concept() = default;
+  virtual bool is_manifold() const = 0;
+  virtual bool is_lie_group() const = 0;
+  virtual bool is_finite_group() const = 0;
+  virtual PointEncoding point_encoding() const = 0;
+  virtual int dim() const = 0;
+  virtual DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const = 0;
+  virtual DynMatrix log(const DynMatrix& x, const DynMatrix& y) const = 0;
+  virtual DynMatrix transport(const DynMatrix& x, const DynMatrix& y, const DynMatrix& v) const = 0;
+  virtual double inner(const DynMatrix& x, const DynMatrix& u, const DynMatrix& v) const = 0;
+  virtual double norm(const DynMatrix& x, const DynMatrix& v) const = 0;
+  virtual double dist(const DynMatrix& x, const DynMatrix& y) const = 0;
+  virtual DynMatrix project(const DynMatrix& x, const DynMatrix& v) const = 0;
+  virtual DynMatrix retract(const DynMatrix& x, const DynMatrix& v) const = 0;
+  virtual DynMatrix mean(const std::vector<DynMatrix>& points) const = 0;
+  virtual DynMatrix random_point(Rng& rng) const = 0;
+  virtual DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const = 0;
+  virtual void check_point(const DynMatrix& x) const = 0;
+  virtual void check_tangent(const DynMatrix& x, const DynMatrix& v) const = 0;
+  virtual DynMatrix identity() const = 0;
+  virtual DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const = 0;
+  virtual DynMatrix inverse(const DynMatrix& g) const = 0;
+  virtual DynMatrix act(const DynMatrix& g, const DynMatrix& p) const = 0;
+  virtual DynMatrix algebra_exp(const DynMatrix& a) const = 0;
+  virtual DynMatrix algebra_log(const DynMatrix& g) const = 0;
+  virtual std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const = 0;
+};
+
+namespace detail {
+
+// A dynamic matrix as the Eigen type Object, with a ShapeError (not an Eigen assertion) when a
+// fixed size does not match.
+template <class Object>
+Object from_dynamic(const std::string& function, const char* what, const Eigen::MatrixXd& m) {
+  constexpr int rows = Object::RowsAtCompileTime;
+  constexpr int cols = Object::ColsAtCompileTime;
+  if ((rows != Eigen::Dynamic && m.rows() != rows) || (cols != Eigen::Dynamic && m.cols() != cols)) {
+    throw ShapeError(function, std::string(what) + " must be " +
+                                   shape_string(rows == Eigen::Dynamic ? m.rows() : rows,
+                                                cols == Eigen::Dynamic ? m.cols() : cols),
+                     shape_string(m.rows(), m.cols()));
+  }
+  return m.template cast<typename Object::Scalar>();
+}
+
+inline std::vector<std::uint64_t> demo_seeds(std::size_t count) {
+  std::vector<std::uint64_t> seeds(count);
+  for (std::size_t i = 0; i < count; ++i) seeds[i] = 0x5eedULL + 7919 * i;
+  return seeds;
+}
+
+inline void append(std::vector<std::pair<std::string, double>>& out, const check::LawReport& report) {
+  for (const auto& entry : report.laws) out.emplace_back(entry.law, entry.worst);
+  for (const auto& failure : report.failures) out.emplace_back("threw: " + failure, std::numeric_limits<double>::infinity());
+}
+
+}  // namespace detail
+
+/// AnyManifold's model of a Manifold or LieGroup Space (double precision).
+template <class Space>
+class ManifoldModel final : public AnyManifold::Concept {
+  static_assert(is_manifold_v<Space>, "ManifoldModel needs a Manifold");
+  using Point = typename Space::Point;
+  using Tangent = typename Space::Tangent;
+  using DynMatrix = AnyManifold::DynMatrix;
+  static constexpr bool kGroup = is_lie_group_v<Space>;
+
+ public:
+  ManifoldModel(std::string name, Space space) : name_(std::move(name)), space_(std::move(space)) {}
+
+  bool is_manifold() const override { return true; }
+  bool is_lie_group() const override { return kGroup; }
+  bool is_finite_group() const override { return false; }
+  PointEncoding point_encoding() const override {
+    return Point::ColsAtCompileTime == 1 ? PointEncoding::kVector : PointEncoding::kMatrix;
+  }
+  int dim() const override { return space_.dim(); }
+
+  DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const override {
+    return space_.exp(point(x), tangent(v));
+  }
+  DynMatrix log(const DynMatrix& x, const DynMatrix& y) const override { return space_.log(point(x), point(y)); }
+  DynMatrix transport(const DynMatrix& x, const DynMatrix& y, const DynMatrix& v) const override {
+    return space_.transport(point(x), point(y), tangent(v));
+  }
+  double inner(const DynMatrix& x, const DynMatrix& u, const DynMatrix& v) const override {
+    return space_.inner(point(x), tangent(u), tangent(v));
+  }
+  double norm(const DynMatrix& x, const DynMatrix& v) const override { return space_.norm(point(x), tangent(v)); }
+  double dist(const DynMatrix& x, const DynMatrix& y) const override { return space_.dist(point(x), point(y)); }
+  DynMatrix project(const DynMatrix& x, const DynMatrix& v) const override {
+    return space_.project(point(x), tangent(v));
+  }
+  DynMatrix retract(const DynMatrix& x, const DynMatrix& v) const override {
+    return space_.retract(point(x), tangent(v));
+  }
+  DynMatrix mean(const std::vector<DynMatrix>& points) const override {
+    std::vector<Point> converted;
+    converted.reserve(points.size());
+    for (const auto& p : points) converted.push_back(point(p));
+    return frechet_mean(space_, converted).point;
+  }
+  DynMatrix random_point(Rng& rng) const override { return space_.random_point(rng); }
+  DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const override {
+    return space_.random_tangent(point(x), rng);
+  }
+  void check_point(const DynMatrix& x) const override { space_.check_point(point(x)); }
+  void check_tangent(const DynMatrix& x, const DynMatrix& v) const override {
+    space_.check_tangent(point(x), tangent(v));
+  }
+
+  DynMatrix identity() const override {
+    if constexpr (kGroup) return space_.identity();
+    else throw not_a_group("identity");
+  }
+  DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const override {
+    if constexpr (kGroup) return space_.compose(point(g), point(h));
+    else throw not_a_group("compose");
+  }
+  DynMatrix inverse(const DynMatrix& g) const override {
+    if constexpr (kGroup) return space_.inverse(point(g));
+    else throw not_a_group("inverse");
+  }
+  DynMatrix act(const DynMatrix& g, const DynMatrix& p) const override {
+    if constexpr (kGroup) {
+      return space_.act(point(g), detail::from_dynamic<typename Space::ActedPoint>(name_ + "::act", "acted point", p));
+    } else {
+      throw not_a_group("act");
+    }
+  }
+  DynMatrix algebra_exp(const DynMatrix& a) const override {
+    if constexpr (kGroup) {
+      return space_.algebra_exp(detail::from_dynamic<typename Space::Algebra>(name_ + "::algebra_exp", "algebra vector", a));
+    } else {
+      throw not_a_group("algebra_exp");
+    }
+  }
+  DynMatrix algebra_log(const DynMatrix& g) const override {
+    if constexpr (kGroup) return space_.algebra_log(point(g));
+    else throw not_a_group("algebra_log");
+  }
+
+  std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const override {
+    std::vector<std::pair<std::string, double>> out;
+    detail::append(out, check::manifold_laws(space_, detail::demo_seeds(cases)));
+    if constexpr (kGroup) detail::append(out, check::lie_group_laws(space_, detail::demo_seeds(cases)));
+    return out;
+  }
+
+ private:
+  Point point(const DynMatrix& m) const { return detail::from_dynamic<Point>(name_, "point", m); }
+  Tangent tangent(const DynMatrix& m) const { return detail::from_dynamic<Tangent>(name_, "tangent vector", m); }
+  DomainError not_a_group(const char* op) const {
+    return DomainError(name_ + "::" + op, "the space is not a group", name_);
+  }
+
+  std::string name_;
+  Space space_;
+};
+
+/// AnyManifold's model of a FiniteGroup whose elements convert to and from integer vectors
+/// through group.to_integers(g) and group.from_integers(v) (which validates).
+template <class Group>
+class FiniteGroupModel final : public AnyManifold::Concept {
+  static_assert(is_finite_group_v<Group>, "FiniteGroupModel needs a FiniteGroup");
+  using DynMatrix = AnyManifold::DynMatrix;
+
+ public:
+  FiniteGroupModel(std::string name, Group group) : name_(std::move(name)), group_(std::move(group)) {}
+
+  bool is_manifold() const override { return false; }
+  bool is_lie_group() const override { return false; }
+  bool is_finite_group() const override { return true; }
+  PointEncoding point_encoding() const override {
+    return group_.to_integers(group_.identity()).size() == 1 ? PointEncoding::kInteger : PointEncoding::kIntegerVector;
+  }
+  int dim() const override { return group_.order(); }
+
+  DynMatrix exp(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("exp"); }
+  DynMatrix log(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("log"); }
+  DynMatrix transport(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("transport"); }
+  double inner(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("inner"); }
+  double norm(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("norm"); }
+  double dist(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("dist"); }
+  DynMatrix project(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("project"); }
+  DynMatrix retract(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("retract"); }
+  DynMatrix mean(const std::vector<DynMatrix>&) const override { throw not_a_manifold("mean"); }
+  DynMatrix random_point(Rng& rng) const override {
+    const auto elements = group_.elements();
+    return to_dynamic(elements[static_cast<std::size_t>(rng.uniform_int(0, static_cast<long>(elements.size()) - 1))]);
+  }
+  DynMatrix random_tangent(const DynMatrix&, Rng&) const override { throw not_a_manifold("random_tangent"); }
+  void check_point(const DynMatrix& x) const override { (void)element(x); }
+  void check_tangent(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("check_tangent"); }
+
+  DynMatrix identity() const override { return to_dynamic(group_.identity()); }
+  DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const override {
+    return to_dynamic(group_.compose(element(g), element(h)));
+  }
+  DynMatrix inverse(const DynMatrix& g) const override { return to_dynamic(group_.inverse(element(g))); }
+  DynMatrix act(const DynMatrix& g, const DynMatrix& p) const override {
+    return group_.act(element(g), detail::from_dynamic<typename Group::ActedPoint>(name_ + "::act", "acted point", p));
+  }
+  DynMatrix algebra_exp(const DynMatrix&) const override { throw not_a_manifold("algebra_exp"); }
+  DynMatrix algebra_log(const DynMatrix&) const override { throw not_a_manifold("algebra_log"); }
+
+  std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const override {
+    std::vector<std::pair<std::string, double>> out;
+    detail::append(out, check::finite_group_laws(group_, detail::demo_seeds(cases)));
+    return out;
+  }
+
+ private:
+  typename Group::Element element(const DynMatrix& m) const {
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+      if (m(i) != std::round(m(i))) throw DomainError(name_, "group elements are integers", m(i));
+    }
+    if (m.cols() != 1) throw ShapeError(name_, "a group element is an integer or a list of integers", shape_string(m.rows(), m.cols()));
+    return group_.from_integers(m.cast<int>());
+  }
+  DynMatrix to_dynamic(const typename Group::Element& g) const { return group_.to_integers(g).template cast<double>(); }
+  DomainError not_a_manifold(const char* op) const {
+    return DomainError(name_ + "::" + op, "the space is a finite group, not a manifold", name_);
+  }
+
+  std::string name_;
+  Group group_;
+};
+
+}  // namespace gyre

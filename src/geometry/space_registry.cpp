@@ -1,0 +1,49 @@
+// The registry of spaces `make_space` (and so `gyre geom` and `gyre demo`) knows by name.
+// Adding a geometry: include its header, add one SpaceInfo row and one factory branch.
+#include <cmath>
+
+#include "gyre/geometry/any_manifold.hpp"
+#include "gyre/geometry/any_manifold_model.hpp"
+#include "sphere/sphere.hpp"
+
+namespace gyre {
+
+namespace {
+
+// An integer parameter, checked: present, integral, and at least `minimum`.
+int integer_param(const std::string& space, const SpaceParams& params, const std::string& key, int minimum) {
+  const auto it = params.find(key);
+  if (it == params.end()) throw DomainError("make_space", "space " + space + " needs the parameter", key);
+  const double value = it->second;
+  if (!(value == std::round(value)) || value < minimum || value > 1e6) {
+    throw DomainError("make_space",
+                      "parameter " + key + " of " + space + " must be an integer ≥ " + std::to_string(minimum), value);
+  }
+  return static_cast<int>(value);
+}
+
+template <class Space>
+AnyManifold manifold(const std::string& name, Space space) {
+  return AnyManifold(name, std::make_shared<ManifoldModel<Space>>(name, std::move(space)));
+}
+
+template <class Group>
+AnyManifold finite_group(const std::string& name, Group group) {
+  return AnyManifold(name, std::make_shared<FiniteGroupModel<Group>>(name, std::move(group)));
+}
+
+}  // namespace
+
+const std::vector<SpaceInfo>& registered_spaces() {
+  static const std::vector<SpaceInfo> spaces = {
+      {"sphere", "the sphere Sⁿ ⊂ ℝⁿ⁺¹, round metric", {"n"}, {{"n", 3}}},
+  };
+  return spaces;
+}
+
+AnyManifold make_space(const std::string& name, const SpaceParams& params) {
+  if (name == "sphere") return manifold(name, Sphere<double>(integer_param(name, params, "n", 1)));
+  throw DomainError("make_space", "unknown space", name);
+}
+
+}  // namespace gyre
