@@ -4,6 +4,7 @@
 
 #include "gyre/geometry/any_manifold.hpp"
 #include "gyre/geometry/any_manifold_model.hpp"
+#include "e2/e2.hpp"
 #include "se2/se2.hpp"
 #include "sphere/sphere.hpp"
 
@@ -39,6 +40,7 @@ const std::vector<SpaceInfo>& registered_spaces() {
   static const std::vector<SpaceInfo> spaces = {
       {"sphere", "the sphere Sⁿ ⊂ ℝⁿ⁺¹, round metric", {"n"}, {{"n", 3}}},
       {"se2", "the rigid motions SE(2) of the plane, left-invariant metric (= SO(2) × ℝ²)", {}, {}},
+      {"e2", "the Euclidean group E(2) = O(2) ⋉ ℝ² (reflections too), left-invariant metric", {}, {}},
   };
   return spaces;
 }
@@ -46,6 +48,7 @@ const std::vector<SpaceInfo>& registered_spaces() {
 AnyManifold make_space(const std::string& name, const SpaceParams& params) {
   if (name == "sphere") return manifold(name, Sphere<double>(integer_param(name, params, "n", 1)));
   if (name == "se2") return manifold(name, SE2<double>());
+  if (name == "e2") return manifold(name, E2<double>());
   throw DomainError("make_space", "unknown space", name);
 }
 
