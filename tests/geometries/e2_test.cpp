@@ -305,7 +305,7 @@ TEST_CASE_TEMPLATE("e2: batched exp, log, dist and transport equal the item-by-i
   CHECK_THROWS_WITH_AS(gyre::batch::log(e2, x, crossed), doctest::Contains(kCrossComponent), gyre::DomainError);
 }
 
-TEST_CASE("e2: the registry builds it by name; its self-check fails only across components") {
+TEST_CASE("e2: the registry builds it by name, and its self-check fails only across components") {
   const gyre::AnyManifold any = gyre::make_space("e2", {});
   CHECK(any.is_lie_group());
   CHECK(any.dim() == 3);

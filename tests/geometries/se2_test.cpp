@@ -182,7 +182,7 @@ TEST_CASE_TEMPLATE("se2: small rotations keep full relative accuracy", T, float,
   CHECK(se2.dist(x, x) == T(0));
 }
 
-TEST_CASE_TEMPLATE("se2: rotation by π is on the principal branch (−π, π]", T, float, double) {
+TEST_CASE_TEMPLATE("se2: a rotation by π takes the principal value ω = +π", T, float, double) {
   using Algebra = typename gyre::SE2<T>::Algebra;
   const gyre::SE2<T> se2;
   const T pi = boost::math::constants::pi<T>();
