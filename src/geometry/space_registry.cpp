@@ -4,6 +4,8 @@
 
 #include "gyre/geometry/any_manifold.hpp"
 #include "gyre/geometry/any_manifold_model.hpp"
+#include "cn/cn.hpp"
+#include "dn/dn.hpp"
 #include "e2/e2.hpp"
 #include "se2/se2.hpp"
 #include "sphere/sphere.hpp"
@@ -41,6 +43,8 @@ const std::vector<SpaceInfo>& registered_spaces() {
       {"sphere", "the sphere Sⁿ ⊂ ℝⁿ⁺¹, round metric", {"n"}, {{"n", 3}}},
       {"se2", "the rigid motions SE(2) of the plane, left-invariant metric (= SO(2) × ℝ²)", {}, {}},
       {"e2", "the Euclidean group E(2) = O(2) ⋉ ℝ² (reflections too), left-invariant metric", {}, {}},
+      {"cn", "the cyclic group C_N of rotations by 2πk/N", {"N"}, {{"N", 8}}},
+      {"dn", "the dihedral group D_N of order 2N (rotations and flips x ↦ −x)", {"N"}, {{"N", 4}}},
   };
   return spaces;
 }
@@ -49,6 +53,8 @@ AnyManifold make_space(const std::string& name, const SpaceParams& params) {
   if (name == "sphere") return manifold(name, Sphere<double>(integer_param(name, params, "n", 1)));
   if (name == "se2") return manifold(name, SE2<double>());
   if (name == "e2") return manifold(name, E2<double>());
+  if (name == "cn") return finite_group(name, CN<double>(integer_param(name, params, "N", 1)));
+  if (name == "dn") return finite_group(name, DN<double>(integer_param(name, params, "N", 1)));
   throw DomainError("make_space", "unknown space", name);
 }
 
