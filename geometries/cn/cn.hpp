@@ -20,20 +20,20 @@
 //            shared/reference/escnn.json (irrep_tables C4, C6, C8).
 // ============================================================================================
 
-#include <cmath>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include <boost/math/constants/constants.hpp>
-#include <Eigen/Core>
-
 #include "cn/grid_action.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+
+#include <Eigen/Core>
+#include <boost/math/constants/constants.hpp>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace gyre {
 
@@ -120,7 +120,8 @@ class CN {
   /// The element encoded as [k]; ShapeError unless one integer, DomainError unless in [0, N).
   [[nodiscard]] Element from_integers(const Eigen::VectorXi& v) const {
     if (v.size() != 1) {
-      throw ShapeError("CN::from_integers", "an element of C_N is one integer [k]", std::to_string(v.size()) + " integers");
+      throw ShapeError("CN::from_integers", "an element of C_N is one integer [k]",
+                       std::to_string(v.size()) + " integers");
     }
     check_element("CN::from_integers", v(0));
     return v(0);
@@ -142,10 +143,18 @@ class CN {
     if (four_k % n_ == 0) {
       // Quarter turns are exact: pixel-grid and homomorphism checks rely on exact 0 and ±1.
       switch (four_k / n_) {
-        case 0: m << 1, 0, 0, 1; break;
-        case 1: m << 0, -1, 1, 0; break;
-        case 2: m << -1, 0, 0, -1; break;
-        default: m << 0, 1, -1, 0; break;
+        case 0:
+          m << 1, 0, 0, 1;
+          break;
+        case 1:
+          m << 0, -1, 1, 0;
+          break;
+        case 2:
+          m << -1, 0, 0, -1;
+          break;
+        default:
+          m << 0, 1, -1, 0;
+          break;
       }
       return m;
     }

@@ -19,15 +19,15 @@
 //  References: escnn 1.0.13 (shared/reference/escnn.json, meta.conventions); numpy rot90 and flip.
 // ============================================================================================
 
-#include <cstddef>
-#include <string>
-#include <vector>
-
-#include <xtensor/xarray.hpp>
-
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/validate.hpp"
+
+#include <xtensor/xarray.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
 
 namespace gyre {
 
@@ -73,10 +73,20 @@ template <class Group, class V>
       std::size_t a = i;
       std::size_t b = j;
       switch (motion->quarter_turns) {
-        case 1: a = j; b = last - i; break;
-        case 2: a = last - i; b = last - j; break;
-        case 3: a = last - j; b = i; break;
-        default: break;
+        case 1:
+          a = j;
+          b = last - i;
+          break;
+        case 2:
+          a = last - i;
+          b = last - j;
+          break;
+        case 3:
+          a = last - j;
+          b = i;
+          break;
+        default:
+          break;
       }
       if (motion->flip == 1) b = last - b;
       source[i * n + j] = a * n + b;

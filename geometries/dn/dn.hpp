@@ -23,13 +23,6 @@
 //            shared/reference/escnn.json (irrep_tables D4, D6, D8; meta.conventions).
 // ============================================================================================
 
-#include <optional>
-#include <ostream>
-#include <string>
-#include <vector>
-
-#include <Eigen/Core>
-
 #include "cn/cn.hpp"
 #include "cn/grid_action.hpp"
 #include "gyre/core/checks.hpp"
@@ -37,6 +30,13 @@
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+
+#include <Eigen/Core>
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
 
 namespace gyre {
 

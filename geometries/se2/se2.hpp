@@ -43,12 +43,12 @@
 //            Geodesics of a product metric are products of geodesics of the factors.
 // ============================================================================================
 
-#include <boost/math/constants/constants.hpp>
-
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "se2/planar_rigid_detail.hpp"
+
+#include <boost/math/constants/constants.hpp>
 
 namespace gyre {
 
@@ -77,9 +77,7 @@ class SE2 {
   }
   [[nodiscard]] T norm(const Point& x, const Tangent& v) const { return core_.norm("SE2::norm", x, v); }
   [[nodiscard]] T dist(const Point& x, const Point& y) const { return core_.dist("SE2::dist", x, y); }
-  [[nodiscard]] Tangent project(const Point& x, const Tangent& a) const {
-    return core_.project("SE2::project", x, a);
-  }
+  [[nodiscard]] Tangent project(const Point& x, const Tangent& a) const { return core_.project("SE2::project", x, a); }
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return core_.exp("SE2::retract", x, v); }
   [[nodiscard]] Point random_point(Rng& rng) const { return core_.random_point(rng); }
   [[nodiscard]] Tangent random_tangent(const Point& x, Rng& rng) const {

@@ -2,17 +2,17 @@
 // pixel grids (numpy rot90 by hand, homomorphism, sampling f(g⁻¹p)), bad input, the registry.
 #include "cn/cn.hpp"
 
+#include "cn/grid_action.hpp"
+#include "gyre/check/finite_group_laws.hpp"
+#include "gyre/geometry/any_manifold.hpp"
+#include "support/test_support.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include "cn/grid_action.hpp"
-#include "gyre/check/finite_group_laws.hpp"
-#include "gyre/geometry/any_manifold.hpp"
-#include "support/test_support.hpp"
 
 namespace {
 
@@ -37,8 +37,8 @@ xt::xarray<V> sampled(std::vector<std::size_t> shape, const F& f) {
   for (std::size_t index = 0; index < image.size(); ++index) {
     const std::size_t row = (index % plane) / n;
     const std::size_t col = index % n;
-    image.data()[index] = f(static_cast<V>(col) - centre, centre - static_cast<V>(row)) +
-                          static_cast<V>(1000 * (index / plane));
+    image.data()[index] =
+        f(static_cast<V>(col) - centre, centre - static_cast<V>(row)) + static_cast<V>(1000 * (index / plane));
   }
   return image;
 }
@@ -117,7 +117,8 @@ TEST_CASE("cn: elements, angles and characters match escnn's C4, C6, C8 (shared/
       // escnn names its elements "k[2pi/N]" and stores (0, θ) to 10 digits.
       CHECK(table["elements"][i].get<std::string>() ==
             std::to_string(elements[i]) + "[2pi/" + std::to_string(group.order()) + "]");
-      CHECK(std::abs(table["element_params"][i][1].get<double>() - 2 * boost::math::constants::pi<double>() * elements[i] / group.order()) <= 1e-9);
+      CHECK(std::abs(table["element_params"][i][1].get<double>() -
+                     2 * boost::math::constants::pi<double>() * elements[i] / group.order()) <= 1e-9);
     }
     for (const auto& irrep : table["irreps"]) {
       if (irrep["name"] != "irrep_1") continue;
@@ -192,7 +193,8 @@ TEST_CASE_TEMPLATE("cn: the grid action is a homomorphism and samples f(g⁻¹p)
 TEST_CASE("cn: bad input names the function, the condition and the value") {
   const gyre::CN<double> c4(4);
   CHECK_THROWS_WITH_AS(gyre::CN<double>(0), "gyre::CN::CN: N must be at least 1 (0)", gyre::DomainError);
-  CHECK_THROWS_WITH_AS((void)c4.compose(-1, 0), "gyre::CN::compose: element must lie in [0, 4) (-1)", gyre::DomainError);
+  CHECK_THROWS_WITH_AS((void)c4.compose(-1, 0), "gyre::CN::compose: element must lie in [0, 4) (-1)",
+                       gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)c4.matrix(4), "gyre::CN::matrix: element must lie in [0, 4) (4)", gyre::DomainError);
   CHECK_THROWS_AS((void)c4.inverse(7), gyre::DomainError);
   CHECK_THROWS_AS((void)c4.act(1, gyre::Vector2<double>(NAN, 0)), gyre::DomainError);
@@ -203,9 +205,10 @@ TEST_CASE("cn: bad input names the function, the condition and the value") {
   CHECK(c4.from_integers(c4.to_integers(3)) == 3);
   // The grid: only rotations by multiples of 90°, square images, at least two axes.
   const xt::xarray<double> image = xt::zeros<double>({3, 3});
-  CHECK_THROWS_WITH_AS((void)gyre::act_on_grid(gyre::CN<double>(8), 1, image),
-                       "gyre::act_on_grid: element is not an exact symmetry of the pixel grid (rotation in degrees) (45)",
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      (void)gyre::act_on_grid(gyre::CN<double>(8), 1, image),
+      "gyre::act_on_grid: element is not an exact symmetry of the pixel grid (rotation in degrees) (45)",
+      gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)gyre::act_on_grid(gyre::CN<double>(6), 2, image), doctest::Contains("(120)"),
                        gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)gyre::act_on_grid(c4, 1, xt::xarray<double>(xt::zeros<double>({3, 4}))),
@@ -221,7 +224,8 @@ TEST_CASE("cn: ChecksOff trusts the input") {
     gyre::ChecksOff off;
     CHECK_NOTHROW((void)c4.compose(6, 0));
     CHECK_THROWS_AS(c4.check_element(6), gyre::DomainError);  // explicit checks always run
-    CHECK_THROWS_AS((void)c4.from_integers(Eigen::VectorXi::Constant(1, 6)), gyre::DomainError);  // a conversion, not an op
+    CHECK_THROWS_AS((void)c4.from_integers(Eigen::VectorXi::Constant(1, 6)),
+                    gyre::DomainError);  // a conversion, not an op
   }
   CHECK_THROWS_AS((void)c4.compose(6, 0), gyre::DomainError);
 }
@@ -236,7 +240,8 @@ TEST_CASE("cn: the registry builds it by name") {
   const Eigen::MatrixXd p = Eigen::Vector2d(1, 0);
   CHECK((c6.act(Eigen::MatrixXd::Constant(1, 1, 1), p) - Eigen::Vector2d(0.5, std::sqrt(3.0) / 2)).norm() <= 1e-15);
   CHECK_THROWS_AS(c6.check_point(Eigen::MatrixXd::Constant(1, 1, 6)), gyre::DomainError);
-  CHECK_THROWS_WITH_AS(gyre::make_space("cn", {}), "gyre::make_space: space cn needs the parameter (N)", gyre::DomainError);
+  CHECK_THROWS_WITH_AS(gyre::make_space("cn", {}), "gyre::make_space: space cn needs the parameter (N)",
+                       gyre::DomainError);
   CHECK_THROWS_AS(gyre::make_space("cn", {{"N", 0}}), gyre::DomainError);
   for (const auto& [law, worst] : c6.self_check(20)) {
     CAPTURE(law);

@@ -3,17 +3,17 @@
 // sampling f(g⁻¹p)), bad input, the registry.
 #include "dn/dn.hpp"
 
+#include "cn/grid_action.hpp"
+#include "gyre/check/finite_group_laws.hpp"
+#include "gyre/geometry/any_manifold.hpp"
+#include "support/test_support.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include "cn/grid_action.hpp"
-#include "gyre/check/finite_group_laws.hpp"
-#include "gyre/geometry/any_manifold.hpp"
-#include "support/test_support.hpp"
 
 namespace {
 
@@ -39,8 +39,8 @@ xt::xarray<V> sampled(std::vector<std::size_t> shape, const F& f) {
   for (std::size_t index = 0; index < image.size(); ++index) {
     const std::size_t row = (index % plane) / n;
     const std::size_t col = index % n;
-    image.data()[index] = f(static_cast<V>(col) - centre, centre - static_cast<V>(row)) +
-                          static_cast<V>(1000 * (index / plane));
+    image.data()[index] =
+        f(static_cast<V>(col) - centre, centre - static_cast<V>(row)) + static_cast<V>(1000 * (index / plane));
   }
   return image;
 }
@@ -122,10 +122,11 @@ TEST_CASE("dn: elements, parameters and characters match escnn's D4, D6, D8 (sha
     for (std::size_t i = 0; i < elements.size(); ++i) {
       const DihedralElement g = elements[i];
       CHECK(table["elements"][i].get<std::string>() == std::string("(") + (g.flip == 1 ? "-" : "+") + ", " +
-                                                           std::to_string(g.k) + "[2pi/" + std::to_string(group.n()) + "])");
+                                                           std::to_string(g.k) + "[2pi/" + std::to_string(group.n()) +
+                                                           "])");
       CHECK(table["element_params"][i][0].get<int>() == g.flip);
-      CHECK(std::abs(table["element_params"][i][1].get<double>() - 2 * boost::math::constants::pi<double>() * g.k / group.n()) <=
-            1e-9);  // escnn prints 10 digits
+      CHECK(std::abs(table["element_params"][i][1].get<double>() -
+                     2 * boost::math::constants::pi<double>() * g.k / group.n()) <= 1e-9);  // escnn prints 10 digits
     }
     for (const auto& irrep : table["irreps"]) {
       const std::string irrep_name = irrep["name"];
@@ -192,10 +193,10 @@ TEST_CASE_TEMPLATE("dn: the grid action is a homomorphism and samples f(g⁻¹p)
 TEST_CASE("dn: bad input names the function, the condition and the value") {
   const gyre::DN<double> d4(4);
   CHECK_THROWS_WITH_AS(gyre::DN<double>(0), "gyre::DN::DN: N must be at least 1 (0)", gyre::DomainError);
-  CHECK_THROWS_WITH_AS((void)d4.compose(DihedralElement{2, 0}, d4.identity()), "gyre::DN::compose: flip must be 0 or 1 (2)",
-                       gyre::DomainError);
-  CHECK_THROWS_WITH_AS((void)d4.matrix(DihedralElement{1, 4}), "gyre::DN::matrix: rotation index k must lie in [0, 4) (4)",
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS((void)d4.compose(DihedralElement{2, 0}, d4.identity()),
+                       "gyre::DN::compose: flip must be 0 or 1 (2)", gyre::DomainError);
+  CHECK_THROWS_WITH_AS((void)d4.matrix(DihedralElement{1, 4}),
+                       "gyre::DN::matrix: rotation index k must lie in [0, 4) (4)", gyre::DomainError);
   CHECK_THROWS_AS((void)d4.inverse(DihedralElement{0, -1}), gyre::DomainError);
   CHECK_THROWS_AS((void)d4.act(DihedralElement{0, 9}, gyre::Vector2<double>(1, 0)), gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)d4.from_integers(Eigen::VectorXi::Zero(1)),
@@ -204,9 +205,10 @@ TEST_CASE("dn: bad input names the function, the condition and the value") {
   CHECK_THROWS_AS((void)d4.from_integers(Eigen::Vector2i(-1, 0)), gyre::DomainError);
   CHECK(d4.from_integers(d4.to_integers(DihedralElement{1, 3})) == DihedralElement{1, 3});
   const xt::xarray<double> image = xt::zeros<double>({2, 5, 5});
-  CHECK_THROWS_WITH_AS((void)gyre::act_on_grid(gyre::DN<double>(6), DihedralElement{1, 1}, image),
-                       "gyre::act_on_grid: element is not an exact symmetry of the pixel grid (rotation in degrees) (60)",
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      (void)gyre::act_on_grid(gyre::DN<double>(6), DihedralElement{1, 1}, image),
+      "gyre::act_on_grid: element is not an exact symmetry of the pixel grid (rotation in degrees) (60)",
+      gyre::DomainError);
   CHECK_THROWS_AS((void)gyre::act_on_grid(gyre::DN<double>(8), DihedralElement{0, 1}, image), gyre::DomainError);
   CHECK_THROWS_AS((void)gyre::act_on_grid(d4, DihedralElement{1, 0}, xt::xarray<double>(xt::zeros<double>({2, 5, 4}))),
                   gyre::ShapeError);

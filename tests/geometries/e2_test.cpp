@@ -3,19 +3,19 @@
 // the component boundary, bad input, ChecksOff, batches, the registry.
 #include "e2/e2.hpp"
 
-#include <doctest/doctest.h>
-
-#include <cmath>
-#include <limits>
-#include <string>
-#include <Eigen/LU>
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/core/batch.hpp"
 #include "gyre/geometry/any_manifold.hpp"
 #include "support/test_support.hpp"
+
+#include <Eigen/LU>
+#include <doctest/doctest.h>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <cmath>
+#include <limits>
+#include <string>
 
 namespace {
 
@@ -207,7 +207,8 @@ TEST_CASE_TEMPLATE("e2: geometry inside the reflection component", T, float, dou
   // it; dist is the product distance.
   const auto x = motion(T(-0.7), T(1), T(-1), true);
   gyre::Matrix3<T> v = gyre::Matrix3<T>::Zero();
-  v.template topLeftCorner<2, 2>() = T(1.5) * x.template topLeftCorner<2, 2>() * (gyre::Matrix2<T>() << 0, -1, 1, 0).finished();
+  v.template topLeftCorner<2, 2>() =
+      T(1.5) * x.template topLeftCorner<2, 2>() * (gyre::Matrix2<T>() << 0, -1, 1, 0).finished();
   v(0, 2) = T(0.5);
   v(1, 2) = T(-2);
   const auto y = e2.exp(x, v);

@@ -2,18 +2,18 @@
 // ω → 0 and ω = π, the left-invariant metric, bad input, ChecksOff, batches, the registry.
 #include "se2/se2.hpp"
 
-#include <doctest/doctest.h>
-
-#include <cmath>
-#include <limits>
-#include <string>
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/core/batch.hpp"
 #include "gyre/geometry/any_manifold.hpp"
 #include "support/test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <cmath>
+#include <limits>
+#include <string>
 
 namespace {
 
@@ -270,7 +270,8 @@ TEST_CASE_TEMPLATE("se2: closed forms of act, inverse, adjoint and the metric", 
   const T theta = T(0.6);
   const auto g = rigid(theta, T(2), T(3));
   const gyre::Vector2<T> p(T(-1), T(0.5));
-  const gyre::Vector2<T> rp(std::cos(theta) * p(0) - std::sin(theta) * p(1), std::sin(theta) * p(0) + std::cos(theta) * p(1));
+  const gyre::Vector2<T> rp(std::cos(theta) * p(0) - std::sin(theta) * p(1),
+                            std::sin(theta) * p(0) + std::cos(theta) * p(1));
   CHECK((se2.act(g, p) - (rp + gyre::Vector2<T>(2, 3))).norm() <= 8 * eps);
   CHECK(relative_gap(se2.compose(g, se2.inverse(g)), se2.identity()) <= 8 * eps);
   CHECK(relative_gap(se2.inverse(g), rigid(-theta, T(0), T(0)) * rigid(T(0), T(-2), T(-3))) <= 8 * eps);
@@ -320,8 +321,8 @@ TEST_CASE("se2: bad input names the function, the condition and the value") {
                        "gyre::SE2::compose: bottom row is not (0, 0, 1) (largest deviation) (0.5)", gyre::DomainError);
   Eigen::Matrix3d stretched = e;
   stretched(0, 0) = 2;
-  CHECK_THROWS_WITH_AS((void)se2.log(e, stretched),
-                       "gyre::SE2::log: rotation block is not orthogonal (‖RᵀR − I‖) (3)", gyre::DomainError);
+  CHECK_THROWS_WITH_AS((void)se2.log(e, stretched), "gyre::SE2::log: rotation block is not orthogonal (‖RᵀR − I‖) (3)",
+                       gyre::DomainError);
   Eigen::Matrix3d reflection = e;
   reflection(1, 1) = -1;
   CHECK_THROWS_WITH_AS((void)se2.exp(reflection, Eigen::Matrix3d::Zero()),
@@ -329,10 +330,11 @@ TEST_CASE("se2: bad input names the function, the condition and the value") {
   CHECK_THROWS_WITH_AS(se2.check_point(reflection), doctest::Contains("reflection"), gyre::DomainError);
   Eigen::Matrix3d nan_point = e;
   nan_point(0, 2) = std::nan("");
-  CHECK_THROWS_WITH_AS((void)se2.dist(e, nan_point),
-                       "gyre::SE2::dist: point has a non-finite entry at (0, 2) (nan)", gyre::DomainError);
+  CHECK_THROWS_WITH_AS((void)se2.dist(e, nan_point), "gyre::SE2::dist: point has a non-finite entry at (0, 2) (nan)",
+                       gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)se2.algebra_exp(Eigen::Vector3d(0, 0, INFINITY)),
-                       "gyre::SE2::algebra_exp: algebra vector has a non-finite entry at (2, 0) (inf)", gyre::DomainError);
+                       "gyre::SE2::algebra_exp: algebra vector has a non-finite entry at (2, 0) (inf)",
+                       gyre::DomainError);
   Eigen::Matrix3d symmetric = Eigen::Matrix3d::Zero();
   symmetric(0, 1) = symmetric(1, 0) = 1;
   CHECK_THROWS_WITH_AS((void)se2.exp(e, symmetric), doctest::Contains("gyre::SE2::exp: vector is not tangent at x"),
@@ -414,8 +416,9 @@ TEST_CASE("se2: the registry builds it by name and its self-check passes") {
   CHECK(any.dim() == 3);
   CHECK(any.point_encoding() == gyre::PointEncoding::kMatrix);
   const Eigen::MatrixXd a = Eigen::Vector3d(1, 0, boost::math::constants::pi<double>() / 2);
-  CHECK(relative_gap(any.algebra_exp(a), rigid(boost::math::constants::pi<double>() / 2, 2 / boost::math::constants::pi<double>(),
-                                               2 / boost::math::constants::pi<double>())) <= 1e-15);
+  CHECK(relative_gap(any.algebra_exp(a),
+                     rigid(boost::math::constants::pi<double>() / 2, 2 / boost::math::constants::pi<double>(),
+                           2 / boost::math::constants::pi<double>())) <= 1e-15);
   for (const auto& [law, worst] : any.self_check(50)) {
     CAPTURE(law);
     CHECK(worst <= 4e-15);  // the budgets of the law tests above
