@@ -71,18 +71,11 @@ T det_rotation(const gyre::Matrix3<T>& g) {
 TEST_CASE_TEMPLATE("e2: the manifold laws hold within each component on seeded cases", T, float, double) {
   namespace law = gyre::check::law;
   const gyre::E2<T> e2;
-  // random_point picks either component with probability ½, so about half of the random pairs
-  // (x, y_far) straddle the components, where log throws by design and the checker records a
-  // failure and skips that seed's remaining laws. 600 seeds leave ≈ 300 same-component cases.
-  constexpr std::size_t kSeeds = 600;
-  const auto report = gyre::check::manifold_laws(e2, gyre::test::seeds(kSeeds));
-  for (const auto& failure : report.failures) {
-    CAPTURE(failure);
-    CHECK(failure.find(std::string(law::kExpLog) + ": gyre::E2::log: " + kCrossComponent) != std::string::npos);
-  }
-  CHECK(report.failures.size() >= kSeeds / 4);  // both components are sampled
-  CHECK(report.failures.size() <= 3 * kSeeds / 4);
-  CHECK(report.at(law::kExpLog).cases + report.failures.size() == kSeeds);
+  // random_point picks either component with probability ½; the checker redraws the random
+  // partner y until dist(x, y) is finite, so every case pairs points of one component and
+  // both components are exercised as base points.
+  const auto report = gyre::check::manifold_laws(e2, gyre::test::seeds(200));
+  for (const auto& failure : report.failures) FAIL(failure);
   // As SE(2): a few well-conditioned roundings on O(1) entries, 20ε budgets relative to max(1, ‖·‖).
   const T budget = tol<T>(4e-15, 3e-6f);
   check_report(report, law::kExpLog, budget);
@@ -306,16 +299,12 @@ TEST_CASE_TEMPLATE("e2: batched exp, log, dist and transport equal the item-by-i
   CHECK_THROWS_WITH_AS(gyre::batch::log(e2, x, crossed), doctest::Contains(kCrossComponent), gyre::DomainError);
 }
 
-TEST_CASE("e2: the registry builds it by name, and its self-check fails only across components") {
+TEST_CASE("e2: the registry builds it by name and its self-check passes") {
   const gyre::AnyManifold any = gyre::make_space("e2", {});
   CHECK(any.is_lie_group());
   CHECK(any.dim() == 3);
   for (const auto& [law, worst] : any.self_check(50)) {
     CAPTURE(law);
-    if (law.rfind("threw: ", 0) == 0) {
-      CHECK(law.find(kCrossComponent) != std::string::npos);
-    } else {
-      CHECK(worst <= 4e-15);  // the budgets of the law tests above
-    }
+    CHECK(worst <= 4e-15);  // the budgets of the law tests above; a "threw: …" entry is +∞
   }
 }

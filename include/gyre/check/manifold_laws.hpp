@@ -74,7 +74,12 @@ LawReport manifold_laws(const M& m, const std::vector<std::uint64_t>& seeds, Man
       // y close enough to x for log to be well conditioned everywhere, also on spaces whose
       // random points may land near the cut locus.
       const auto y = m.exp(x, v);
-      const auto y_far = m.random_point(rng);
+      // A random partner in x's component: spaces with several components (O(n), E(2)) put
+      // dist = +∞ between them, where log is undefined by design.
+      auto y_far = m.random_point(rng);
+      for (int redraw = 0; redraw < 64 && !std::isfinite(static_cast<double>(m.dist(x, y_far))); ++redraw) {
+        y_far = m.random_point(rng);
+      }
       const auto u = m.random_tangent(x, rng);
       const auto w = m.random_tangent(x, rng);
 
