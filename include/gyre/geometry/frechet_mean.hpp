@@ -18,8 +18,9 @@ namespace gyre {
 /// Settings of the Karcher iteration.
 struct FrechetMeanOptions {
   int max_iterations = 200;
-  /// Stop when the Riemannian step ‖Σ wᵢ·logₓ(pᵢ)‖ₓ falls to this; 0 means 1000·ε of the
-  /// scalar type (2.2e-13 in double, 1.2e-4 in float), near the noise floor of the sum of logs.
+  /// Stop when the Riemannian step ‖Σ wᵢ·logₓ(pᵢ)‖ₓ falls to this; 0 means 8·ε of the scalar
+  /// type. Independently, once the step is below √ε and stops shrinking, the iteration is at
+  /// the rounding floor of the sum of logs and stops there (further steps only move ε-noise).
   double tolerance = 0;
 };
 
@@ -53,7 +54,10 @@ FrechetMean<typename M::Point> frechet_mean(const M& m, const std::vector<typena
   if (!(weight_sum > 0)) throw DomainError("frechet_mean", "weights must not all be 0", weight_sum);
   for (const auto& p : points) m.check_point(p);
 
-  const double tolerance = options.tolerance > 0 ? options.tolerance : 1000.0 * std::numeric_limits<T>::epsilon();
+  const double epsilon = std::numeric_limits<T>::epsilon();
+  const double tolerance = options.tolerance > 0 ? options.tolerance : 8 * epsilon;
+  const double floor_onset = std::sqrt(epsilon);
+  double previous_step = std::numeric_limits<double>::infinity();
   FrechetMean<typename M::Point> result{points.front(), 0, 0.0};
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     Tangent step = m.log(result.point, points.front()) * (weights.front() / weight_sum);
@@ -61,6 +65,8 @@ FrechetMean<typename M::Point> frechet_mean(const M& m, const std::vector<typena
     result.last_step_norm = static_cast<double>(m.norm(result.point, step));
     result.iterations = iteration;
     if (result.last_step_norm <= tolerance) return result;
+    if (result.last_step_norm <= floor_onset && result.last_step_norm >= previous_step) return result;
+    previous_step = result.last_step_norm;
     result.point = m.exp(result.point, step);
   }
   throw ConvergenceError("frechet_mean",
