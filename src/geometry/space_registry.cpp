@@ -8,6 +8,10 @@
 #include "dn/dn.hpp"
 #include "e2/e2.hpp"
 #include "se2/se2.hpp"
+#include "o/o.hpp"
+#include "o2/o2.hpp"
+#include "so/so.hpp"
+#include "so2/so2.hpp"
 #include "sphere/sphere.hpp"
 
 namespace gyre {
@@ -41,6 +45,10 @@ AnyManifold finite_group(const std::string& name, Group group) {
 const std::vector<SpaceInfo>& registered_spaces() {
   static const std::vector<SpaceInfo> spaces = {
       {"sphere", "the sphere Sⁿ ⊂ ℝⁿ⁺¹, round metric", {"n"}, {{"n", 3}}},
+      {"so2", "the rotation group SO(2), 2×2 matrices, metric ½·tr(UᵀV)", {}, {}},
+      {"o2", "the orthogonal group O(2) (reflections too), 2×2 matrices", {}, {}},
+      {"so", "the rotation group SO(n), n×n matrices, metric ½·tr(UᵀV)", {"n"}, {{"n", 3}}},
+      {"o", "the orthogonal group O(n) (both components), n×n matrices", {"n"}, {{"n", 4}}},
       {"se2", "the rigid motions SE(2) of the plane, left-invariant metric (= SO(2) × ℝ²)", {}, {}},
       {"e2", "the Euclidean group E(2) = O(2) ⋉ ℝ² (reflections too), left-invariant metric", {}, {}},
       {"cn", "the cyclic group C_N of rotations by 2πk/N", {"N"}, {{"N", 8}}},
@@ -51,6 +59,10 @@ const std::vector<SpaceInfo>& registered_spaces() {
 
 AnyManifold make_space(const std::string& name, const SpaceParams& params) {
   if (name == "sphere") return manifold(name, Sphere<double>(integer_param(name, params, "n", 1)));
+  if (name == "so2") return manifold(name, SO2<double>());
+  if (name == "o2") return manifold(name, O2<double>());
+  if (name == "so") return manifold(name, SO<double>(integer_param(name, params, "n", 2)));
+  if (name == "o") return manifold(name, O<double>(integer_param(name, params, "n", 2)));
   if (name == "se2") return manifold(name, SE2<double>());
   if (name == "e2") return manifold(name, E2<double>());
   if (name == "cn") return finite_group(name, CN<double>(integer_param(name, params, "N", 1)));

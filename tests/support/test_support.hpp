@@ -10,7 +10,10 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+
+#include "gyre/check/law_report.hpp"
 
 namespace gyre::test {
 
@@ -70,6 +73,22 @@ Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> to_matrix(const nlohmann::json&
 template <class A, class B>
 double relative_gap(const A& a, const B& b) {
   return static_cast<double>((a - b).norm()) / std::max(1.0, static_cast<double>(b.norm()));
+}
+
+/// Checks one law of a law-checker report: at least min_cases cases, worst residual ≤ tolerance.
+template <class T>
+void check_law(const gyre::check::LawReport& report, const std::string& law, T tolerance,
+               std::size_t min_cases = 200) {
+  const auto& entry = report.at(law);
+  CAPTURE(law);
+  CAPTURE(entry.worst_seed);
+  CHECK(entry.cases >= min_cases);
+  CHECK(entry.worst <= static_cast<double>(tolerance));
+}
+
+/// Fails the test once per case that threw inside a law checker.
+inline void check_no_failures(const gyre::check::LawReport& report) {
+  for (const auto& failure : report.failures) FAIL(failure);
 }
 
 }  // namespace gyre::test
