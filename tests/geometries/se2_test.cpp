@@ -161,7 +161,8 @@ TEST_CASE_TEMPLATE("se2: small rotations keep full relative accuracy", T, float,
     const long double w = omega;
     const long double s = w == 0 ? 1.0L : std::sin(w) / w;
     const long double c = w == 0 ? 0.0L : 2 * std::sin(w / 2) * std::sin(w / 2) / w;
-    const auto t = se2.algebra_exp(a).template topRightCorner<2, 1>().template cast<long double>();
+    // Evaluated at once: an auto expression would point into the dead temporary algebra_exp returns.
+    const Eigen::Matrix<long double, 2, 1> t = se2.algebra_exp(a).template topRightCorner<2, 1>().template cast<long double>();
     const long double vx = a(0);
     const long double vy = a(1);
     CHECK(std::abs(t(0) - (s * vx - c * vy)) <= 4 * eps * std::abs(s * vx - c * vy));
