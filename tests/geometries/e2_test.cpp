@@ -26,15 +26,6 @@ using Vector3L = Eigen::Matrix<long double, 3, 1>;
 
 const char* const kCrossComponent = "points lie in different components of E(2)";
 
-template <class T>
-void check_report(const gyre::check::LawReport& report, const std::string& law, T tolerance) {
-  const auto& entry = report.at(law);
-  CAPTURE(law);
-  CAPTURE(entry.worst_seed);
-  CHECK(entry.cases >= 200);
-  CHECK(entry.worst <= tolerance);
-}
-
 // hat and vee written out here, independent of E2's, in long double.
 template <class T>
 Matrix3L hat_reference(const Eigen::Matrix<T, 3, 1>& a) {
@@ -78,15 +69,15 @@ TEST_CASE_TEMPLATE("e2: the manifold laws hold within each component on seeded c
   for (const auto& failure : report.failures) FAIL(failure);
   // As SE(2): a few well-conditioned roundings on O(1) entries, 20ε budgets relative to max(1, ‖·‖).
   const T budget = tol<T>(4e-15, 3e-6f);
-  check_report(report, law::kExpLog, budget);
-  check_report(report, law::kLogExp, budget);
-  check_report(report, law::kDistIsNormLog, budget);
-  check_report(report, law::kDistSymmetric, budget);
-  check_report(report, law::kTransportTangent, budget);
-  check_report(report, law::kTransportIsometry, budget);
-  check_report(report, law::kTransportVelocity, budget);
-  check_report(report, law::kProjectIdempotent, budget);
-  check_report(report, law::kRetractOnManifold, T(0));
+  gyre::test::check_law(report, law::kExpLog, budget);
+  gyre::test::check_law(report, law::kLogExp, budget);
+  gyre::test::check_law(report, law::kDistIsNormLog, budget);
+  gyre::test::check_law(report, law::kDistSymmetric, budget);
+  gyre::test::check_law(report, law::kTransportTangent, budget);
+  gyre::test::check_law(report, law::kTransportIsometry, budget);
+  gyre::test::check_law(report, law::kTransportVelocity, budget);
+  gyre::test::check_law(report, law::kProjectIdempotent, budget);
+  gyre::test::check_law(report, law::kRetractOnManifold, T(0));
 }
 
 TEST_CASE_TEMPLATE("e2: the Lie group laws hold on 200 seeded cases with reflections", T, float, double) {
@@ -96,15 +87,15 @@ TEST_CASE_TEMPLATE("e2: the Lie group laws hold on 200 seeded cases with reflect
   for (const auto& failure : report.failures) FAIL(failure);
   // Products of a few 3×3 matrices with entries ≲ 4: 20ε budgets relative to max(1, ‖·‖).
   const T budget = tol<T>(4e-15, 3e-6f);
-  check_report(report, law::kAssociative, budget);
-  check_report(report, law::kIdentity, budget);
-  check_report(report, law::kInverse, budget);
-  check_report(report, law::kVeeHat, T(0));
-  check_report(report, law::kAlgebraLogExp, budget);
-  check_report(report, law::kAlgebraExpLog, budget);
-  check_report(report, law::kAdjoint, budget);
-  check_report(report, law::kActionHomomorphism, budget);
-  check_report(report, law::kActionIdentity, T(0));
+  gyre::test::check_law(report, law::kAssociative, budget);
+  gyre::test::check_law(report, law::kIdentity, budget);
+  gyre::test::check_law(report, law::kInverse, budget);
+  gyre::test::check_law(report, law::kVeeHat, T(0));
+  gyre::test::check_law(report, law::kAlgebraLogExp, budget);
+  gyre::test::check_law(report, law::kAlgebraExpLog, budget);
+  gyre::test::check_law(report, law::kAdjoint, budget);
+  gyre::test::check_law(report, law::kActionHomomorphism, budget);
+  gyre::test::check_law(report, law::kActionIdentity, T(0));
 }
 
 TEST_CASE_TEMPLATE("e2: the adjoint of a reflection flips ω and matches a long-double g·hat(a)·g⁻¹", T, float, double) {

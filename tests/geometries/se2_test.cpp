@@ -21,15 +21,6 @@ using gyre::test::relative_gap;
 using gyre::test::tol;
 using Matrix3L = Eigen::Matrix<long double, 3, 3>;
 
-template <class T>
-void check_report(const gyre::check::LawReport& report, const std::string& law, T tolerance) {
-  const auto& entry = report.at(law);
-  CAPTURE(law);
-  CAPTURE(entry.worst_seed);
-  CHECK(entry.cases >= 200);
-  CHECK(entry.worst <= tolerance);
-}
-
 // hat written out here, independent of SE2::hat, in long double for the MatrixFunctions references.
 template <class T>
 Matrix3L hat_reference(const Eigen::Matrix<T, 3, 1>& a) {
@@ -69,15 +60,15 @@ TEST_CASE_TEMPLATE("se2: the manifold laws hold on 200 seeded cases", T, float, 
   // Relative to max(1, ‖·‖). Every formula is a few well-conditioned roundings on O(1) entries
   // (|t| ≲ 4, |θ| < π; log∘exp stays below 0.9π, away from the cut locus): 20ε budgets.
   const T budget = tol<T>(4e-15, 3e-6f);
-  check_report(report, law::kExpLog, budget);
-  check_report(report, law::kLogExp, budget);
-  check_report(report, law::kDistIsNormLog, budget);
-  check_report(report, law::kDistSymmetric, budget);
-  check_report(report, law::kTransportTangent, budget);
-  check_report(report, law::kTransportIsometry, budget);
-  check_report(report, law::kTransportVelocity, budget);
-  check_report(report, law::kProjectIdempotent, budget);
-  check_report(report, law::kRetractOnManifold, T(0));
+  gyre::test::check_law(report, law::kExpLog, budget);
+  gyre::test::check_law(report, law::kLogExp, budget);
+  gyre::test::check_law(report, law::kDistIsNormLog, budget);
+  gyre::test::check_law(report, law::kDistSymmetric, budget);
+  gyre::test::check_law(report, law::kTransportTangent, budget);
+  gyre::test::check_law(report, law::kTransportIsometry, budget);
+  gyre::test::check_law(report, law::kTransportVelocity, budget);
+  gyre::test::check_law(report, law::kProjectIdempotent, budget);
+  gyre::test::check_law(report, law::kRetractOnManifold, T(0));
 }
 
 TEST_CASE_TEMPLATE("se2: the Lie group laws hold on 200 seeded cases", T, float, double) {
@@ -88,15 +79,15 @@ TEST_CASE_TEMPLATE("se2: the Lie group laws hold on 200 seeded cases", T, float,
   // Products of a few 3×3 matrices with entries ≲ 4; algebra_log is well conditioned for
   // |ω| < 3 (V(ω)⁻¹ has entries ≤ π/2): 20ε budgets, relative to max(1, ‖·‖).
   const T budget = tol<T>(4e-15, 3e-6f);
-  check_report(report, law::kAssociative, budget);
-  check_report(report, law::kIdentity, budget);
-  check_report(report, law::kInverse, budget);
-  check_report(report, law::kVeeHat, T(0));
-  check_report(report, law::kAlgebraLogExp, budget);
-  check_report(report, law::kAlgebraExpLog, budget);
-  check_report(report, law::kAdjoint, budget);
-  check_report(report, law::kActionHomomorphism, budget);
-  check_report(report, law::kActionIdentity, T(0));
+  gyre::test::check_law(report, law::kAssociative, budget);
+  gyre::test::check_law(report, law::kIdentity, budget);
+  gyre::test::check_law(report, law::kInverse, budget);
+  gyre::test::check_law(report, law::kVeeHat, T(0));
+  gyre::test::check_law(report, law::kAlgebraLogExp, budget);
+  gyre::test::check_law(report, law::kAlgebraExpLog, budget);
+  gyre::test::check_law(report, law::kAdjoint, budget);
+  gyre::test::check_law(report, law::kActionHomomorphism, budget);
+  gyre::test::check_law(report, law::kActionIdentity, T(0));
 }
 
 TEST_CASE_TEMPLATE("se2: algebra_exp matches Eigen's matrix exponential (long double)", T, float, double) {

@@ -15,15 +15,6 @@ namespace {
 using gyre::test::relative_gap;
 using gyre::test::tol;
 
-template <class T>
-void check_report(const gyre::check::LawReport& report, const std::string& law, T tolerance) {
-  const auto& entry = report.at(law);
-  CAPTURE(law);
-  CAPTURE(entry.worst_seed);
-  CHECK(entry.cases >= 200);
-  CHECK(entry.worst <= tolerance);
-}
-
 }  // namespace
 
 TEST_CASE_TEMPLATE("sphere: the manifold laws hold on 200 seeded cases", T, float, double) {
@@ -35,15 +26,15 @@ TEST_CASE_TEMPLATE("sphere: the manifold laws hold on 200 seeded cases", T, floa
     for (const auto& failure : report.failures) FAIL(failure);
     // Relative residuals; every formula is well conditioned for ‖v‖ < 0.9π except exp∘log on
     // random pairs, whose conditioning ε/sin θ is covered by the 1e-12 budget for these seeds.
-    check_report(report, law::kExpLog, tol<T>(1e-12, 1e-5f));
-    check_report(report, law::kLogExp, tol<T>(1e-12, 5e-5f));
-    check_report(report, law::kDistIsNormLog, tol<T>(1e-14, 1e-6f));
-    check_report(report, law::kDistSymmetric, tol<T>(1e-14, 1e-6f));
-    check_report(report, law::kTransportTangent, tol<T>(1e-14, 1e-6f));
-    check_report(report, law::kTransportIsometry, tol<T>(1e-13, 1e-5f));
-    check_report(report, law::kTransportVelocity, tol<T>(1e-12, 5e-5f));
-    check_report(report, law::kProjectIdempotent, tol<T>(1e-15, 1e-6f));
-    check_report(report, law::kRetractOnManifold, T(0));
+    gyre::test::check_law(report, law::kExpLog, tol<T>(1e-12, 1e-5f));
+    gyre::test::check_law(report, law::kLogExp, tol<T>(1e-12, 5e-5f));
+    gyre::test::check_law(report, law::kDistIsNormLog, tol<T>(1e-14, 1e-6f));
+    gyre::test::check_law(report, law::kDistSymmetric, tol<T>(1e-14, 1e-6f));
+    gyre::test::check_law(report, law::kTransportTangent, tol<T>(1e-14, 1e-6f));
+    gyre::test::check_law(report, law::kTransportIsometry, tol<T>(1e-13, 1e-5f));
+    gyre::test::check_law(report, law::kTransportVelocity, tol<T>(1e-12, 5e-5f));
+    gyre::test::check_law(report, law::kProjectIdempotent, tol<T>(1e-15, 1e-6f));
+    gyre::test::check_law(report, law::kRetractOnManifold, T(0));
   }
 }
 
