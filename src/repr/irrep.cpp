@@ -1,0 +1,98 @@
+#include "gyre/repr/irrep.hpp"
+
+#include <cmath>
+#include <regex>
+
+#include "gyre/core/error.hpp"
+
+namespace gyre::repr {
+namespace {
+
+bool is_one_dimensional(const PlanarGroup& group, const Irrep& psi) {
+  return psi.frequency == 0 || (group.is_finite() && 2 * psi.frequency == group.n());
+}
+
+}  // namespace
+
+std::vector<Irrep> irreps(const PlanarGroup& group) {
+  std::vector<Irrep> result;
+  const int top = group.max_frequency();
+  if (!group.has_flips()) {
+    for (int k = 0; k <= top; ++k) result.push_back({0, k});
+    return result;
+  }
+  // escnn's order: (0,0), (1,0), (1,1) … and, for even N, (1,N/2) before (0,N/2).
+  result.push_back({0, 0});
+  result.push_back({1, 0});
+  for (int k = 1; k <= top; ++k) result.push_back({1, k});
+  if (group.is_finite() && group.n() % 2 == 0 && group.n() >= 2) result.push_back({0, group.n() / 2});
+  return result;
+}
+
+bool is_irrep_of(const PlanarGroup& group, const Irrep& psi) {
+  if (!group.is_finite()) {
+    // Every frequency is an irrep of SO(2) and O(2); the band limit only bounds what is listed.
+    if (psi.frequency < 0) return false;
+    if (!group.has_flips()) return psi.flip_frequency == 0;
+    return psi.frequency == 0 ? (psi.flip_frequency == 0 || psi.flip_frequency == 1) : psi.flip_frequency == 1;
+  }
+  for (const Irrep& candidate : irreps(group)) {
+    if (candidate == psi) return true;
+  }
+  return false;
+}
+
+int irrep_size(const PlanarGroup& group, const Irrep& psi) { return is_one_dimensional(group, psi) ? 1 : 2; }
+
+int endomorphism_dim(const PlanarGroup& group, const Irrep& psi) {
+  return (!group.has_flips() && !is_one_dimensional(group, psi)) ? 2 : 1;
+}
+
+Matrix<double> irrep_matrix(const PlanarGroup& group, const Irrep& psi, const PlanarElement& g) {
+  const double flip_sign = (psi.flip_frequency == 1 && g.flip == 1) ? -1.0 : 1.0;
+  const double angle = psi.frequency * g.angle;
+  if (is_one_dimensional(group, psi)) {
+    Matrix<double> m(1, 1);
+    // cos(kθ) with 2k = N is exactly ±1 on the group; round so that C_N's sign irrep is exact.
+    const double c = psi.frequency == 0 ? 1.0 : std::round(std::cos(angle));
+    m(0, 0) = c * flip_sign;
+    return m;
+  }
+  const double c = std::cos(angle);
+  const double s = std::sin(angle);
+  Matrix<double> m(2, 2);
+  m << c, -s, s, c;
+  if (g.flip == 1) m.col(1) *= -1.0;  // R(kθ)·diag(1, −1)
+  return m;
+}
+
+double irrep_character(const PlanarGroup& group, const Irrep& psi, const PlanarElement& g) {
+  return irrep_matrix(group, psi, g).trace();
+}
+
+std::string irrep_name(const PlanarGroup& group, const Irrep& psi) {
+  if (!group.has_flips()) return "irrep_" + std::to_string(psi.frequency);
+  return "irrep_" + std::to_string(psi.flip_frequency) + "," + std::to_string(psi.frequency);
+}
+
+Irrep parse_irrep(const PlanarGroup& group, const std::string& name) {
+  static const std::regex kPattern(R"(irrep_(\d+)(?:,(\d+))?)");
+  std::smatch match;
+  if (std::regex_match(name, match, kPattern)) {
+    Irrep psi;
+    if (match[2].matched) {
+      psi = {std::stoi(match[1].str()), std::stoi(match[2].str())};
+    } else if (!group.has_flips()) {
+      psi = {0, std::stoi(match[1].str())};
+    } else {
+      throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_j,k", name);
+    }
+    if (match[2].matched && !group.has_flips()) {
+      throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_k", name);
+    }
+    if (is_irrep_of(group, psi)) return psi;
+  }
+  throw DomainError("parse_irrep", "not an irrep of " + group.name(), name);
+}
+
+}  // namespace gyre::repr
