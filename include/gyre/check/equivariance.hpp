@@ -1,0 +1,149 @@
+#pragma once
+// The equivariance checker, for users and tests: how far a module is from f(g·x) = g·f(x).
+//
+// For each group element it reports ‖f(g·x) − g·f(x)‖ / ‖f(x)‖ (Frobenius norms over the batch).
+// Grid symmetries (multiples of 90°, flips) act on square maps as exact pixel permutations, so a
+// correct network gives rounding-level errors there. Other angles resample by bilinear
+// interpolation; both sides are then compared on the disc inscribed in the maps (the corners
+// rotate out of view), after masking the input to that disc, and the number is the honest size of
+// the interpolation error, not a bug. Run modules in eval mode for batch-dependent layers.
+
+#include <cmath>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/math/constants/constants.hpp>
+
+#include "gyre/nn/module.hpp"
+#include "gyre/nn/transform.hpp"
+
+namespace gyre::check {
+
+/// One row of an equivariance report.
+struct EquivarianceRow {
+  repr::PlanarElement element;
+  /// "rotation 90°", "flip, rotation 45°".
+  std::string label;
+  double relative_error = 0;
+  /// Whether the element is an exact symmetry of the pixel grid.
+  bool grid_symmetry = false;
+};
+
+/// Per-element relative equivariance errors of a module on one input.
+struct EquivarianceReport {
+  std::vector<EquivarianceRow> rows;
+
+  /// The largest error over the grid symmetries (0 if there are none).
+  [[nodiscard]] double max_grid_symmetry_error() const {
+    double worst = 0;
+    for (const EquivarianceRow& row : rows) {
+      if (row.grid_symmetry) worst = std::max(worst, row.relative_error);
+    }
+    return worst;
+  }
+  /// The largest error over all elements.
+  [[nodiscard]] double max_error() const {
+    double worst = 0;
+    for (const EquivarianceRow& row : rows) worst = std::max(worst, row.relative_error);
+    return worst;
+  }
+  /// A fixed-width table, one line per element.
+  [[nodiscard]] std::string table() const {
+    std::ostringstream out;
+    out << std::left << std::setw(24) << "element" << std::setw(18) << "relative error" << "grid symmetry\n";
+    for (const EquivarianceRow& row : rows) {
+      std::ostringstream error;
+      error << std::setprecision(3) << std::scientific << row.relative_error;
+      out << std::left << std::setw(24) << row.label << std::setw(18) << error.str()
+          << (row.grid_symmetry ? "exact" : "interpolated") << "\n";
+    }
+    return out.str();
+  }
+};
+
+/// "rotation 90°" or "flip, rotation 22.5°".
+inline std::string element_label(const repr::PlanarElement& g) {
+  std::ostringstream out;
+  out << (g.flip ? "flip, " : "") << "rotation " << std::setprecision(6)
+      << g.angle * 180 / boost::math::constants::pi<double>() << "°";
+  return out.str();
+}
+
+/// The elements checked by default: all of a finite group; 16 equispaced angles for SO(2), and
+/// with and without the flip for O(2).
+inline std::vector<repr::PlanarElement> default_check_elements(const repr::PlanarGroup& group) {
+  if (group.is_finite()) return group.elements();
+  std::vector<repr::PlanarElement> result;
+  constexpr int kAngles = 16;
+  for (int f = 0; f < (group.has_flips() ? 2 : 1); ++f) {
+    for (int k = 0; k < kAngles; ++k) result.push_back({f, 2 * boost::math::constants::pi<double>() * k / kAngles});
+  }
+  return result;
+}
+
+namespace detail {
+
+// Zero outside the disc inscribed in the H×W map (pixel centres farther than (min(H, W) − 1)/2).
+template <class T>
+void mask_to_disc(xt::xtensor<T, 4>& x) {
+  const std::size_t h = x.shape(2);
+  const std::size_t w = x.shape(3);
+  const double radius = (static_cast<double>(std::min(h, w)) - 1) / 2;
+  const double cx = (static_cast<double>(w) - 1) / 2;
+  const double cy = (static_cast<double>(h) - 1) / 2;
+  for (std::size_t n = 0; n < x.shape(0); ++n)
+    for (std::size_t c = 0; c < x.shape(1); ++c)
+      for (std::size_t r = 0; r < h; ++r)
+        for (std::size_t q = 0; q < w; ++q) {
+          const double dx = static_cast<double>(q) - cx;
+          const double dy = static_cast<double>(r) - cy;
+          if (dx * dx + dy * dy > radius * radius) x(n, c, r, q) = T(0);
+        }
+}
+
+template <class T>
+double frobenius(const xt::xtensor<T, 4>& x) {
+  double sum = 0;
+  for (const T& v : x) sum += static_cast<double>(v) * static_cast<double>(v);
+  return std::sqrt(sum);
+}
+
+}  // namespace detail
+
+/// Checks f(g·x) = g·f(x) for each element (default_check_elements if empty).
+template <class T>
+EquivarianceReport check_equivariance(nn::Module<T>& module, const nn::GeometricTensor<T>& x,
+                                      std::vector<repr::PlanarElement> elements = {}) {
+  if (elements.empty()) elements = default_check_elements(module.in_type().group());
+  EquivarianceReport report;
+  const nn::GeometricTensor<T> fx = module.forward(x);
+  nn::GeometricTensor<T> masked_x = x;
+  detail::mask_to_disc(masked_x.data);
+  std::optional<nn::GeometricTensor<T>> masked_fx;
+  for (const repr::PlanarElement& g : elements) {
+    EquivarianceRow row{g, element_label(g), 0.0, nn::is_grid_symmetry(g)};
+    if (row.grid_symmetry) {
+      const nn::GeometricTensor<T> lhs = module.forward(nn::transform(x, g));
+      const nn::GeometricTensor<T> rhs = nn::transform(fx, g);
+      const double scale = detail::frobenius(fx.data);
+      row.relative_error = detail::frobenius(xt::xtensor<T, 4>(lhs.data - rhs.data)) / (scale > 0 ? scale : 1.0);
+    } else {
+      if (!masked_fx) masked_fx = module.forward(masked_x);
+      xt::xtensor<T, 4> lhs = module.forward(nn::transform(masked_x, g)).data;
+      xt::xtensor<T, 4> rhs = nn::transform(*masked_fx, g).data;
+      detail::mask_to_disc(lhs);
+      detail::mask_to_disc(rhs);
+      xt::xtensor<T, 4> reference = masked_fx->data;
+      detail::mask_to_disc(reference);
+      const double scale = detail::frobenius(reference);
+      row.relative_error = detail::frobenius(xt::xtensor<T, 4>(lhs - rhs)) / (scale > 0 ? scale : 1.0);
+    }
+    report.rows.push_back(std::move(row));
+  }
+  return report;
+}
+
+}  // namespace gyre::check
