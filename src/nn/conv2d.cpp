@@ -26,14 +26,22 @@ struct Shape {
   Conv2dGeometry geometry;
 };
 
-// cols[(c·k + a)·k + b, y·W' + x] = in[c, y·s − p + a·d, x·s − p + b·d] (0 outside the image).
+// Output rows are processed in tiles so that the im2col buffer stays in cache (a whole 64×64 image
+// with 128 channels and a 5×5 kernel would need 52 MB); ~512 output pixels per tile keeps the GEMM
+// large enough to run at full speed.
+constexpr int kTilePixels = 512;
+
+int tile_rows(const Shape& s) { return std::max(1, kTilePixels / std::max(1, s.out_width)); }
+
+// cols[(c·k + a)·k + b, (y − y0)·W' + x] = in[c, y·s − p + a·d, x·s − p + b·d] for y in [y0, y1)
+// (0 outside the image).
 template <class T>
-void im2col(const T* image, const Shape& s, T* cols) {
+void im2col(const T* image, const Shape& s, int y0, int y1, T* cols) {
   const int k = s.kernel;
   const int stride = s.geometry.stride;
   const int pad = s.geometry.padding;
   const int dil = s.geometry.dilation;
-  const std::size_t row_length = static_cast<std::size_t>(s.out_height) * static_cast<std::size_t>(s.out_width);
+  const std::size_t row_length = static_cast<std::size_t>(y1 - y0) * static_cast<std::size_t>(s.out_width);
   for (int c = 0; c < s.channels; ++c) {
     const T* channel = image + static_cast<std::size_t>(c) * s.height * s.width;
     for (int a = 0; a < k; ++a) {
@@ -45,8 +53,8 @@ void im2col(const T* image, const Shape& s, T* cols) {
         while (x_begin < s.out_width && x_begin * stride + offset < 0) ++x_begin;
         int x_end = s.out_width;
         while (x_end > x_begin && (x_end - 1) * stride + offset >= s.width) --x_end;
-        for (int y = 0; y < s.out_height; ++y) {
-          T* out = row + static_cast<std::size_t>(y) * s.out_width;
+        for (int y = y0; y < y1; ++y) {
+          T* out = row + static_cast<std::size_t>(y - y0) * s.out_width;
           const int iy = y * stride - pad + a * dil;
           if (iy < 0 || iy >= s.height) {
             std::fill(out, out + s.out_width, T(0));
@@ -66,15 +74,15 @@ void im2col(const T* image, const Shape& s, T* cols) {
   }
 }
 
-// The adjoint of im2col: image[c, iy, ix] += cols[…] over every (a, b, y, x) that read it.
+// The adjoint of im2col on output rows [y0, y1): image[c, iy, ix] += cols[…] over every (a, b, y, x)
+// that read it.
 template <class T>
-void col2im(const T* cols, const Shape& s, T* image) {
+void col2im(const T* cols, const Shape& s, int y0, int y1, T* image) {
   const int k = s.kernel;
   const int stride = s.geometry.stride;
   const int pad = s.geometry.padding;
   const int dil = s.geometry.dilation;
-  const std::size_t row_length = static_cast<std::size_t>(s.out_height) * static_cast<std::size_t>(s.out_width);
-  std::fill(image, image + static_cast<std::size_t>(s.channels) * s.height * s.width, T(0));
+  const std::size_t row_length = static_cast<std::size_t>(y1 - y0) * static_cast<std::size_t>(s.out_width);
   for (int c = 0; c < s.channels; ++c) {
     T* channel = image + static_cast<std::size_t>(c) * s.height * s.width;
     for (int a = 0; a < k; ++a) {
@@ -85,10 +93,10 @@ void col2im(const T* cols, const Shape& s, T* image) {
         while (x_begin < s.out_width && x_begin * stride + offset < 0) ++x_begin;
         int x_end = s.out_width;
         while (x_end > x_begin && (x_end - 1) * stride + offset >= s.width) --x_end;
-        for (int y = 0; y < s.out_height; ++y) {
+        for (int y = y0; y < y1; ++y) {
           const int iy = y * stride - pad + a * dil;
           if (iy < 0 || iy >= s.height) continue;
-          const T* in = row + static_cast<std::size_t>(y) * s.out_width;
+          const T* in = row + static_cast<std::size_t>(y - y0) * s.out_width;
           T* out = channel + static_cast<std::size_t>(iy) * s.width;
           for (int x = x_begin; x < x_end; ++x) out[x * stride + offset] += in[x];
         }
@@ -165,11 +173,16 @@ xt::xtensor<T, 4> conv2d(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>
   const ConstRowMap<T> f(filter.data(), out_channels, patch);
   const std::size_t in_stride = static_cast<std::size_t>(s.channels) * s.height * s.width;
   const std::size_t out_stride = static_cast<std::size_t>(out_channels) * pixels;
+  const int rows_per_tile = tile_rows(s);
   for_each_image(static_cast<std::ptrdiff_t>(n), [&](std::ptrdiff_t i) {
-    RowMatrix<T> cols(patch, pixels);
-    im2col(input.data() + static_cast<std::size_t>(i) * in_stride, s, cols.data());
+    RowMatrix<T> cols(patch, rows_per_tile * s.out_width);
     RowMap<T> out(output.data() + static_cast<std::size_t>(i) * out_stride, out_channels, pixels);
-    out.noalias() = f * cols;
+    for (int y0 = 0; y0 < s.out_height; y0 += rows_per_tile) {
+      const int y1 = std::min(s.out_height, y0 + rows_per_tile);
+      const int tile = (y1 - y0) * s.out_width;
+      im2col(input.data() + static_cast<std::size_t>(i) * in_stride, s, y0, y1, cols.data());
+      out.middleCols(y0 * s.out_width, tile).noalias() = f * Eigen::Map<const RowMatrix<T>>(cols.data(), patch, tile);
+    }
     if (!bias.empty()) {
       for (int o = 0; o < out_channels; ++o) out.row(o).array() += bias[static_cast<std::size_t>(o)];
     }
@@ -203,16 +216,25 @@ Conv2dGradients<T> conv2d_backward(const xt::xtensor<T, 4>& input, const xt::xte
   std::vector<RowMatrix<T>> partial(static_cast<std::size_t>(threads), RowMatrix<T>::Zero(out_channels, patch));
   std::vector<std::vector<T>> partial_bias(static_cast<std::size_t>(threads),
                                            std::vector<T>(static_cast<std::size_t>(out_channels), T(0)));
+  const int rows_per_tile = tile_rows(s);
   for_each_image(static_cast<std::ptrdiff_t>(n), [&](std::ptrdiff_t i) {
     const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
     const ConstRowMap<T> g(grad_output.data() + static_cast<std::size_t>(i) * out_stride, out_channels, pixels);
-    RowMatrix<T> cols(patch, pixels);
-    im2col(input.data() + static_cast<std::size_t>(i) * in_stride, s, cols.data());
-    partial[t].noalias() += g * cols.transpose();
     for (int o = 0; o < out_channels; ++o) partial_bias[t][static_cast<std::size_t>(o)] += g.row(o).sum();
-    if (need_input) {
-      cols.noalias() = f.transpose() * g;
-      col2im(cols.data(), s, grads.input.data() + static_cast<std::size_t>(i) * in_stride);
+    RowMatrix<T> cols(patch, rows_per_tile * s.out_width);
+    T* image_grad = need_input ? grads.input.data() + static_cast<std::size_t>(i) * in_stride : nullptr;
+    if (need_input) std::fill(image_grad, image_grad + in_stride, T(0));
+    for (int y0 = 0; y0 < s.out_height; y0 += rows_per_tile) {
+      const int y1 = std::min(s.out_height, y0 + rows_per_tile);
+      const int tile = (y1 - y0) * s.out_width;
+      Eigen::Map<RowMatrix<T>> c(cols.data(), patch, tile);
+      const auto g_tile = g.middleCols(y0 * s.out_width, tile);
+      im2col(input.data() + static_cast<std::size_t>(i) * in_stride, s, y0, y1, cols.data());
+      partial[t].noalias() += g_tile * c.transpose();
+      if (need_input) {
+        c.noalias() = f.transpose() * g_tile;
+        col2im(cols.data(), s, y0, y1, image_grad);
+      }
     }
   });
   grads.filter = xt::xtensor<T, 4>::from_shape(filter.shape());
