@@ -81,10 +81,6 @@ SpaceParams read_params(const json& request) {
   return params;
 }
 
-json error_reply(const std::string& type, const std::string& message) {
-  return json{{"error", {{"type", type}, {"message", message}}}};
-}
-
 json answer_parsed(const json& request, SpaceCache& cache) {
   if (!request.is_object()) throw RequestError("a request must be a JSON object");
   if (!request.contains("space") || !request["space"].is_string()) {
@@ -118,25 +114,7 @@ const AnyManifold& SpaceCache::get(const std::string& name, const SpaceParams& p
 }
 
 json answer(const std::string& line, SpaceCache& cache) {
-  try {
-    return answer_parsed(json::parse(line), cache);
-  } catch (const json::parse_error& error) {
-    return error_reply("RequestError", std::string("malformed JSON: ") + error.what());
-  } catch (const RequestError& error) {
-    return error_reply("RequestError", error.what());
-  } catch (const DomainError& error) {
-    return error_reply("DomainError", error.what());
-  } catch (const ShapeError& error) {
-    return error_reply("ShapeError", error.what());
-  } catch (const ConvergenceError& error) {
-    return error_reply("ConvergenceError", error.what());
-  } catch (const IoError& error) {
-    return error_reply("IoError", error.what());
-  } catch (const json::exception& error) {
-    return error_reply("RequestError", error.what());
-  } catch (const std::exception& error) {
-    return error_reply("InternalError", error.what());
-  }
+  return reply_or_error([&] { return answer_parsed(json::parse(line), cache); });
 }
 
 void run_geom(std::istream& in, std::ostream& out) {

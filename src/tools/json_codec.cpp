@@ -14,7 +14,33 @@ double number(const nlohmann::json& value, const std::string& what) {
   return value.get<double>();
 }
 
+nlohmann::json error_reply(const std::string& type, const std::string& message) {
+  return nlohmann::json{{"error", {{"type", type}, {"message", message}}}};
+}
+
 }  // namespace
+
+nlohmann::json reply_or_error(const std::function<nlohmann::json()>& body) {
+  try {
+    return body();
+  } catch (const nlohmann::json::parse_error& error) {
+    return error_reply("RequestError", std::string("malformed JSON: ") + error.what());
+  } catch (const RequestError& error) {
+    return error_reply("RequestError", error.what());
+  } catch (const DomainError& error) {
+    return error_reply("DomainError", error.what());
+  } catch (const ShapeError& error) {
+    return error_reply("ShapeError", error.what());
+  } catch (const ConvergenceError& error) {
+    return error_reply("ConvergenceError", error.what());
+  } catch (const IoError& error) {
+    return error_reply("IoError", error.what());
+  } catch (const nlohmann::json::exception& error) {
+    return error_reply("RequestError", error.what());
+  } catch (const std::exception& error) {
+    return error_reply("InternalError", error.what());
+  }
+}
 
 Eigen::MatrixXd decode_matrix(const nlohmann::json& value, const std::string& what) {
   if (value.is_number()) return Eigen::MatrixXd::Constant(1, 1, value.get<double>());

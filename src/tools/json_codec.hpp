@@ -2,6 +2,7 @@
 // JSON ↔ Eigen for the gyre command: numbers, flat arrays (vectors) and nested row-major arrays
 // (matrices) in, the same out, shaped by the space's PointEncoding.
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,11 @@ class RequestError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// Runs `body` and returns its result; a Gyre error, a malformed request or any other exception
+/// becomes the error reply {"error": {"type": "DomainError" | "ShapeError" | …, "message": …}}.
+/// Never throws: the JSON-lines commands answer every line.
+[[nodiscard]] nlohmann::json reply_or_error(const std::function<nlohmann::json()>& body);
 
 /// A number as 1×1, a flat array as n×1, a list of equally long rows as r×c; else RequestError
 /// (or ShapeError for ragged rows).

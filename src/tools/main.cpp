@@ -6,6 +6,7 @@
 #include <string>
 
 #include "demo_command.hpp"
+#include "basis_command.hpp"
 #include "geom_command.hpp"
 
 namespace {
@@ -16,12 +17,17 @@ constexpr const char* kUsage =
     "commands:\n"
     "  demo [--cases N] [--json PATH]   self-check every geometry: law residuals on seeded cases\n"
     "  geom [--list]                    JSON-lines calculator: one request per stdin line, one reply per line\n"
+    "  basis                            JSON-lines: dimension and rank of steerable kernel bases\n"
     "  help                             this text\n"
     "\n"
     "geom request: {\"space\": NAME, \"params\": {...}, \"op\": OP, \"args\": [...]}\n"
     "  ops: exp log transport inner norm dist project retract check_point mean\n"
     "       identity compose inverse act algebra_exp algebra_log (groups)\n"
-    "  `gyre geom --list` prints the spaces and their parameters.\n";
+    "  `gyre geom --list` prints the spaces and their parameters.\n"
+    "\n"
+    "basis request: {\"gspace\": \"rot2d\"|\"fliprot2d\"|\"flip2d\", \"N\": 8, \"maximum_frequency\": 2,\n"
+    "                \"kernel_size\": 5, \"in\": [\"regular\"], \"out\": [\"irrep_1\"]}  ->  {\"dim\": …, \"rank\": …}\n"
+    "  optional: \"rings\", \"sigma\", \"max_frequency_per_ring\" (all three), \"dilation\"\n";
 
 int demo(int argc, char** argv) {
   gyre::tools::DemoOptions options;
@@ -78,6 +84,11 @@ int main(int argc, char** argv) {
   try {
     if (command == "demo") return demo(argc, argv);
     if (command == "geom") return geom(argc, argv);
+    if (command == "basis") {
+      std::ios::sync_with_stdio(false);
+      gyre::tools::run_basis(std::cin, std::cout);
+      return 0;
+    }
     if (command == "help" || command == "--help" || command == "-h") {
       std::cout << kUsage;
       return 0;

@@ -1,0 +1,103 @@
+#include "basis_command.hpp"
+
+#include <iostream>
+#include <vector>
+
+#include "gyre/nn/field_kernel_basis.hpp"
+#include "gyre/repr/representation.hpp"
+#include "json_codec.hpp"
+
+namespace gyre::tools {
+namespace {
+
+using nlohmann::json;
+
+int integer_field(const json& request, const char* key, int fallback, bool required) {
+  if (!request.contains(key)) {
+    if (required) throw RequestError(std::string("missing \"") + key + "\" (an integer)");
+    return fallback;
+  }
+  const json& value = request[key];
+  if (!value.is_number_integer()) throw RequestError(std::string("\"") + key + "\" must be an integer: " + value.dump());
+  return value.get<int>();
+}
+
+repr::PlanarGroup group_of(const json& request) {
+  if (!request.contains("gspace") || !request["gspace"].is_string()) {
+    throw RequestError("missing \"gspace\" (\"rot2d\", \"fliprot2d\" or \"flip2d\")");
+  }
+  const std::string gspace = request["gspace"];
+  if (gspace == "flip2d") return repr::PlanarGroup::dihedral(1);
+  const int n = integer_field(request, "N", 0, true);
+  const int max_frequency = integer_field(request, "maximum_frequency", 6, false);
+  if (gspace == "rot2d") return n == -1 ? repr::PlanarGroup::so2(max_frequency) : repr::PlanarGroup::cyclic(n);
+  if (gspace == "fliprot2d") return n == -1 ? repr::PlanarGroup::o2(max_frequency) : repr::PlanarGroup::dihedral(n);
+  throw RequestError("unknown gspace \"" + gspace + "\" (rot2d, fliprot2d or flip2d)");
+}
+
+repr::Representation field_of(const repr::PlanarGroup& group, bool flip2d, const std::string& name) {
+  if (flip2d && name == "irrep_0") return repr::irrep_representation(group, {0, 0});
+  if (flip2d && name == "irrep_1") return repr::irrep_representation(group, {1, 0});
+  return repr::representation_by_name(group, name);
+}
+
+nn::FieldType field_type_of(const json& request, const char* key, const repr::PlanarGroup& group, bool flip2d) {
+  if (!request.contains(key) || !request[key].is_array() || request[key].empty()) {
+    throw RequestError(std::string("\"") + key + "\" must be a non-empty array of field names");
+  }
+  std::vector<repr::Representation> fields;
+  for (const json& name : request[key]) {
+    if (!name.is_string()) throw RequestError(std::string("field names must be strings: ") + name.dump());
+    fields.push_back(field_of(group, flip2d, name.get<std::string>()));
+  }
+  return nn::FieldType(group, std::move(fields));
+}
+
+template <class V>
+std::vector<V> array_field(const json& request, const char* key) {
+  const json& value = request[key];
+  if (!value.is_array()) throw RequestError(std::string("\"") + key + "\" must be an array of numbers");
+  std::vector<V> result;
+  for (const json& v : value) {
+    if (!v.is_number()) throw RequestError(std::string("\"") + key + "\" has a non-numeric entry: " + v.dump());
+    result.push_back(v.get<V>());
+  }
+  return result;
+}
+
+json answer_parsed(const json& request) {
+  if (!request.is_object()) throw RequestError("a request must be a JSON object");
+  const repr::PlanarGroup group = group_of(request);
+  const bool flip2d = request["gspace"] == "flip2d";
+  const int kernel_size = integer_field(request, "kernel_size", 0, true);
+  const int dilation = integer_field(request, "dilation", 1, false);
+  const nn::FieldType in = field_type_of(request, "in", group, flip2d);
+  const nn::FieldType out = field_type_of(request, "out", group, flip2d);
+  const int given = static_cast<int>(request.contains("rings")) + static_cast<int>(request.contains("sigma")) +
+                    static_cast<int>(request.contains("max_frequency_per_ring"));
+  if (given != 0 && given != 3) {
+    throw RequestError("give all of \"rings\", \"sigma\" and \"max_frequency_per_ring\", or none");
+  }
+  const nn::BasisParams params =
+      given == 3 ? nn::make_basis_params(array_field<double>(request, "rings"), array_field<double>(request, "sigma"),
+                                         array_field<int>(request, "max_frequency_per_ring"))
+                 : nn::default_basis_params(kernel_size, dilation);
+  const auto basis = nn::cached_field_kernel_basis(out, in, kernel_size, params, dilation);
+  return json{{"dim", basis->dim()}, {"rank", basis->rank()}, {"bias_dim", basis->bias_dim()}, {"group", group.name()}};
+}
+
+}  // namespace
+
+json answer_basis(const std::string& line) {
+  return reply_or_error([&] { return answer_parsed(json::parse(line)); });
+}
+
+void run_basis(std::istream& in, std::ostream& out) {
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    out << answer_basis(line).dump() << std::endl;  // endl: flush each reply for pipes
+  }
+}
+
+}  // namespace gyre::tools
