@@ -12,6 +12,7 @@ packages=(
   doctest-dev                         # unit tests
   nlohmann-json3-dev                  # the gyre command's JSON-lines protocol and reports
   libbenchmark-dev                    # Google Benchmark (benchmarks, never part of ctest)
+  zlib1g-dev                          # reads the gzip-compressed IDX files
   dataset-fashion-mnist               # real images for `gyre demo` and the training tests (IDX files)
 )
 
