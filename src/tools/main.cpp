@@ -1,13 +1,16 @@
 // The gyre command: subcommand dispatch.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <iostream>
 #include <string>
 
-#include "demo_command.hpp"
 #include "basis_command.hpp"
+#include "demo_command.hpp"
 #include "geom_command.hpp"
+#include "selfcheck_command.hpp"
 
 namespace {
 
@@ -15,7 +18,9 @@ constexpr const char* kUsage =
     "usage: gyre <command> [options]\n"
     "\n"
     "commands:\n"
-    "  demo [--cases N] [--json PATH]   self-check every geometry: law residuals on seeded cases\n"
+    "  demo [--full] [--train N] [--test N] [--epochs E] [--out DIR]\n"
+    "                                   train a C8-steerable and a plain CNN on rotated Fashion-MNIST\n"
+    "  selfcheck [--cases N] [--json PATH]  every geometry's law residuals on seeded cases\n"
     "  geom [--list]                    JSON-lines calculator: one request per stdin line, one reply per line\n"
     "  basis                            JSON-lines: dimension and rank of steerable kernel bases\n"
     "  help                             this text\n"
@@ -29,8 +34,8 @@ constexpr const char* kUsage =
     "                \"kernel_size\": 5, \"in\": [\"regular\"], \"out\": [\"irrep_1\"]}  ->  {\"dim\": …, \"rank\": …}\n"
     "  optional: \"rings\", \"sigma\", \"max_frequency_per_ring\" (all three), \"dilation\"\n";
 
-int demo(int argc, char** argv) {
-  gyre::tools::DemoOptions options;
+int selfcheck(int argc, char** argv) {
+  gyre::tools::SelfcheckOptions options;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -40,12 +45,47 @@ int demo(int argc, char** argv) {
     if (arg == "--cases" && i + 1 < argc) {
       const long cases = std::strtol(argv[++i], nullptr, 10);
       if (cases < 1) {
-        std::cerr << "gyre demo: --cases needs a positive integer\n";
+        std::cerr << "gyre selfcheck: --cases needs a positive integer\n";
         return 2;
       }
       options.cases = static_cast<std::size_t>(cases);
     } else if (arg == "--json" && i + 1 < argc) {
       options.json_path = argv[++i];
+    } else {
+      std::cerr << "gyre selfcheck: unknown option " << arg << "\n" << kUsage;
+      return 2;
+    }
+  }
+  return gyre::tools::run_selfcheck(options, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
+}
+
+int demo(int argc, char** argv) {
+  gyre::tools::DemoOptions options;
+  for (int i = 2; i < argc; ++i) {
+    if (std::string(argv[i]) == "--full") options = gyre::tools::DemoOptions::full();
+  }
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto positive = [&](const char* what) {
+      const long v = i + 1 < argc ? std::strtol(argv[++i], nullptr, 10) : 0;
+      if (v < 1) throw std::invalid_argument(std::string("gyre demo: ") + what + " needs a positive integer");
+      return v;
+    };
+    if (arg == "--full") continue;
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (arg == "--train") {
+      options.train_images = static_cast<std::size_t>(positive("--train"));
+    } else if (arg == "--test") {
+      options.test_images = static_cast<std::size_t>(positive("--test"));
+    } else if (arg == "--epochs") {
+      options.epochs = static_cast<int>(positive("--epochs"));
+    } else if (arg == "--angle-step") {
+      options.angle_step_degrees = static_cast<int>(positive("--angle-step"));
+    } else if (arg == "--out" && i + 1 < argc) {
+      options.out_dir = argv[++i];
     } else {
       std::cerr << "gyre demo: unknown option " << arg << "\n" << kUsage;
       return 2;
@@ -83,6 +123,7 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   try {
     if (command == "demo") return demo(argc, argv);
+    if (command == "selfcheck") return selfcheck(argc, argv);
     if (command == "geom") return geom(argc, argv);
     if (command == "basis") {
       std::ios::sync_with_stdio(false);

@@ -20,8 +20,8 @@ struct GeometricTensor {
   }
   /// Zeros of the given type and spatial size.
   static GeometricTensor zeros(const FieldType& field_type, std::size_t n, std::size_t h, std::size_t w) {
-    return GeometricTensor(field_type,
-                           xt::xtensor<T, 4>::from_shape({n, static_cast<std::size_t>(field_type.size()), h, w}) * T(0));
+    // xt::zeros, not from_shape(…)·0: uninitialised memory may hold NaN, and NaN·0 is NaN.
+    return GeometricTensor(field_type, xt::zeros<T>({n, static_cast<std::size_t>(field_type.size()), h, w}));
   }
 
   FieldType type;
