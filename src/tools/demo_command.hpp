@@ -12,7 +12,7 @@ namespace gyre::tools {
 /// Sizes of the run; the defaults finish in a few minutes on 2 cores, full() is the long run.
 struct DemoOptions {
   std::size_t train_images = 6000;
-  std::size_t test_images = 1000;
+  std::size_t test_images = 500;
   int epochs = 2;
   int angle_step_degrees = 30;
   std::string out_dir = ".";

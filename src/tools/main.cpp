@@ -3,11 +3,13 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <iostream>
 #include <string>
 
 #include "basis_command.hpp"
+#include "check_command.hpp"
 #include "demo_command.hpp"
 #include "geom_command.hpp"
 #include "selfcheck_command.hpp"
@@ -23,6 +25,7 @@ constexpr const char* kUsage =
     "  selfcheck [--cases N] [--json PATH]  every geometry's law residuals on seeded cases\n"
     "  geom [--list]                    JSON-lines calculator: one request per stdin line, one reply per line\n"
     "  basis                            JSON-lines: dimension and rank of steerable kernel bases\n"
+    "  check NETWORK.json               equivariance errors of a described network, per group element\n"
     "  help                             this text\n"
     "\n"
     "geom request: {\"space\": NAME, \"params\": {...}, \"op\": OP, \"args\": [...]}\n"
@@ -124,6 +127,19 @@ int main(int argc, char** argv) {
   try {
     if (command == "demo") return demo(argc, argv);
     if (command == "selfcheck") return selfcheck(argc, argv);
+    if (command == "check") {
+      if (argc != 3) {
+        std::cerr << "gyre check: needs one network description (JSON file, or - for stdin)\n" << kUsage;
+        return 2;
+      }
+      if (std::string(argv[2]) == "-") return gyre::tools::run_check(std::cin, std::cout);
+      std::ifstream file(argv[2]);
+      if (!file) {
+        std::cerr << "gyre check: cannot open " << argv[2] << "\n";
+        return 2;
+      }
+      return gyre::tools::run_check(file, std::cout);
+    }
     if (command == "geom") return geom(argc, argv);
     if (command == "basis") {
       std::ios::sync_with_stdio(false);

@@ -1,0 +1,51 @@
+// gyre check: a described network is exactly equivariant on the grid symmetries, the off-grid
+// rows report interpolation honestly, and bad descriptions are clear errors.
+
+#include "check_command.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <doctest/doctest.h>
+
+#include "gyre/core/error.hpp"
+#include "json_codec.hpp"
+
+namespace {
+
+nlohmann::json example() {
+  std::ifstream in(GYRE_TOOLS_TEST_DIR "/c8_network.json");
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("gyre check: the example C8 network is equivariant to rounding on quarter turns") {
+  const auto report = gyre::tools::check_network(example());
+  REQUIRE(report.rows.size() == 8);
+  CHECK(report.max_grid_symmetry_error() <= 1e-12);  // exact pixel permutations, double precision
+  for (const auto& row : report.rows) {
+    if (!row.grid_symmetry) CHECK(row.relative_error > 1e-3);  // 45° resamples a noise input: visibly inexact
+  }
+  std::istringstream in(example().dump());
+  std::ostringstream out;
+  CHECK(gyre::tools::run_check(in, out) == 0);
+  CHECK(out.str().find("R2Conv(C8[irrep_0] → C8[3×regular], k=5") != std::string::npos);
+  CHECK(out.str().find("(equivariant to rounding)") != std::string::npos);
+}
+
+TEST_CASE("gyre check: bad descriptions are errors that say what is wrong") {
+  auto bad = example();
+  bad["layers"][2] = {{"type", "Swish"}};
+  CHECK_THROWS_WITH_AS(static_cast<void>(gyre::tools::build_network(bad)), "unknown layer type \"Swish\"",
+                       gyre::tools::RequestError);
+  bad = example();
+  bad["layers"][5] = {{"type", "ReLU"}};  // after the second conv the fields include irrep_1: not pointwise
+  CHECK_THROWS_WITH_AS(static_cast<void>(gyre::tools::build_network(bad)),
+                       doctest::Contains("gyre::PointwiseReLU: pointwise nonlinearities need permutation fields"),
+                       gyre::DomainError);
+  bad = example();
+  bad["angles"] = {22.5};
+  CHECK_THROWS_WITH_AS(static_cast<void>(gyre::tools::check_network(bad)),
+                       doctest::Contains("gyre::transform: element is not in C8"), gyre::DomainError);
+}
