@@ -1,9 +1,9 @@
 #include "gyre/repr/irrep.hpp"
 
 #include <cmath>
-#include <regex>
 
 #include "gyre/core/error.hpp"
+#include "indexed_name.hpp"
 
 namespace gyre::repr {
 namespace {
@@ -76,19 +76,20 @@ std::string irrep_name(const PlanarGroup& group, const Irrep& psi) {
 }
 
 Irrep parse_irrep(const PlanarGroup& group, const std::string& name) {
-  static const std::regex kPattern(R"(irrep_(\d+)(?:,(\d+))?)");
-  std::smatch match;
-  if (std::regex_match(name, match, kPattern)) {
+  if (const auto indices = detail::parse_indexed_name(name, "irrep_")) {
     Irrep psi;
-    if (match[2].matched) {
-      psi = {std::stoi(match[1].str()), std::stoi(match[2].str())};
-    } else if (!group.has_flips()) {
-      psi = {0, std::stoi(match[1].str())};
+    if (indices->size() == 2) {
+      if (!group.has_flips()) {
+        throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_k", name);
+      }
+      psi = {(*indices)[0], (*indices)[1]};
+    } else if (indices->size() == 1) {
+      if (group.has_flips()) {
+        throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_j,k", name);
+      }
+      psi = {0, (*indices)[0]};
     } else {
-      throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_j,k", name);
-    }
-    if (match[2].matched && !group.has_flips()) {
-      throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_k", name);
+      throw DomainError("parse_irrep", "an irrep name has one or two indices", name);
     }
     if (is_irrep_of(group, psi)) return psi;
   }

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 
 #include "gyre/core/error.hpp"
+#include "indexed_name.hpp"
 
 namespace gyre::repr {
 namespace {
@@ -303,10 +303,9 @@ Representation decompose(const PlanarGroup& group, const std::string& name, int 
 
 Representation representation_by_name(const PlanarGroup& group, const std::string& name) {
   if (name == "regular" && group.is_finite()) return regular_representation(group);
-  static const std::regex kBandLimited(R"(regular_(\d+))");
-  std::smatch match;
-  if (std::regex_match(name, match, kBandLimited) && !group.is_finite()) {
-    const int l = std::stoi(match[1].str());
+  const auto band_limit = detail::parse_indexed_name(name, "regular_");
+  if (band_limit && band_limit->size() == 1 && !group.is_finite()) {
+    const int l = band_limit->front();
     const PlanarGroup limited = group.has_flips() ? PlanarGroup::o2(l) : PlanarGroup::so2(l);
     const Representation r = regular_representation(limited);
     return Representation(group, r.name(), r.irreps(), r.change_of_basis());

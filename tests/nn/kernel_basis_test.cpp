@@ -4,7 +4,6 @@
 #include "gyre/nn/kernel_basis.hpp"
 
 #include <cmath>
-#include <regex>
 #include <string>
 
 #include <Eigen/QR>
@@ -12,6 +11,7 @@
 
 #include "gyre/core/error.hpp"
 #include "gyre/repr/representation.hpp"
+#include "support/escnn_gspace.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -25,15 +25,10 @@ using gyre::repr::Representation;
 
 // escnn's gspace names as escnn.json writes them.
 PlanarGroup group_of_gspace(const std::string& name) {
-  std::smatch m;
-  if (std::regex_search(name, m, std::regex(R"(N=(-?\d+)(?:,\s*maximum_frequency=(\d+))?)"))) {
-    const int n = std::stoi(m[1].str());
-    const bool flips = name.rfind("flipRot2d", 0) == 0;
-    if (n > 0) return flips ? PlanarGroup::dihedral(n) : PlanarGroup::cyclic(n);
-    const int l = m[2].matched ? std::stoi(m[2].str()) : 0;
-    return flips ? PlanarGroup::o2(l) : PlanarGroup::so2(l);
-  }
-  throw std::runtime_error("unknown gspace " + name);
+  const gyre::test::EscnnGspace gspace = gyre::test::parse_escnn_gspace(name);
+  if (gspace.n > 0) return gspace.flips ? PlanarGroup::dihedral(gspace.n) : PlanarGroup::cyclic(gspace.n);
+  const int l = gspace.maximum_frequency >= 0 ? gspace.maximum_frequency : 0;
+  return gspace.flips ? PlanarGroup::o2(l) : PlanarGroup::so2(l);
 }
 
 PlanarGroup group_of_case(const std::string& group) {

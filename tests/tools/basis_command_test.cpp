@@ -2,11 +2,11 @@
 
 #include "basis_command.hpp"
 
-#include <regex>
 #include <sstream>
 
 #include <doctest/doctest.h>
 
+#include "support/escnn_gspace.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -16,14 +16,13 @@ using nlohmann::json;
 // escnn.json's "rot2dOnR2(N=8)" as a `gyre basis` request.
 json request_for(const json& row) {
   const std::string gspace = row["gspace"];
-  std::smatch m;
-  REQUIRE(std::regex_search(gspace, m, std::regex(R"(N=(-?\d+)(?:,\s*maximum_frequency=(\d+))?)")));
-  json request{{"gspace", gspace.rfind("flipRot2d", 0) == 0 ? "fliprot2d" : "rot2d"},
-               {"N", std::stoi(m[1].str())},
+  const gyre::test::EscnnGspace parsed = gyre::test::parse_escnn_gspace(gspace);
+  json request{{"gspace", parsed.flips ? "fliprot2d" : "rot2d"},
+               {"N", parsed.n},
                {"kernel_size", row["kernel_size"]},
                {"in", row["in_fields"]},
                {"out", row["out_fields"]}};
-  if (m[2].matched) request["maximum_frequency"] = std::stoi(m[2].str());
+  if (parsed.maximum_frequency >= 0) request["maximum_frequency"] = parsed.maximum_frequency;
   return request;
 }
 
