@@ -1,14 +1,14 @@
 #pragma once
-// Softmax cross-entropy, averaged over the batch, and its gradient with respect to the logits.
-// Computed with log-sum-exp shifted by the row maximum, so large logits never overflow.
+// Softmax cross-entropy, averaged over the batch, and its gradient with respect to the logits
+// (torch's nn.CrossEntropyLoss with reduction "mean"):
+//   L = (1/N) Σᵢ (log Σⱼ exp zᵢⱼ − zᵢ,yᵢ),   ∂L/∂zᵢⱼ = (softmax(zᵢ)ⱼ − [j = yᵢ])/N.
+// log-sum-exp is shifted by the row maximum, so large logits never overflow, and it is accumulated
+// in double for float logits too.
 
-#include <cmath>
-#include <string>
+#include <cstddef>
 #include <vector>
 
 #include <xtensor/xtensor.hpp>
-
-#include "gyre/core/error.hpp"
 
 namespace gyre::nn {
 
@@ -17,41 +17,17 @@ template <class T>
 struct CrossEntropy {
   T loss = 0;
   xt::xtensor<T, 2> grad;
-  /// How many rows had their largest logit at the label.
+  /// How many rows had their largest logit at the label (the first maximum on ties).
   std::size_t correct = 0;
 };
 
 /// L = −(1/N) Σᵢ log softmax(zᵢ)[yᵢ] for logits z (N, K) and labels y in [0, K).
+/// Throws ShapeError for empty logits or labels.size() ≠ N, DomainError for a label outside
+/// [0, K) or non-finite logits.
 template <class T>
-CrossEntropy<T> cross_entropy(const xt::xtensor<T, 2>& logits, const std::vector<int>& labels) {
-  const std::size_t n = logits.shape(0);
-  const std::size_t k = logits.shape(1);
-  if (labels.size() != n) throw ShapeError("cross_entropy", "one label per row of logits " + std::to_string(n), labels.size());
-  if (n == 0 || k == 0) throw ShapeError("cross_entropy", "logits must be non-empty", n * k);
-  CrossEntropy<T> result;
-  result.grad = xt::xtensor<T, 2>::from_shape({n, k});
-  double total = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const int y = labels[i];
-    if (!(y >= 0 && static_cast<std::size_t>(y) < k)) throw DomainError("cross_entropy", "label outside [0, K)", y);
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < k; ++j) {
-      if (logits(i, j) > logits(i, best)) best = j;
-    }
-    const double shift = static_cast<double>(logits(i, best));
-    double sum = 0;
-    for (std::size_t j = 0; j < k; ++j) sum += std::exp(static_cast<double>(logits(i, j)) - shift);
-    const double log_sum = shift + std::log(sum);
-    if (!std::isfinite(log_sum)) throw DomainError("cross_entropy", "logits are not finite", log_sum);
-    total += log_sum - static_cast<double>(logits(i, static_cast<std::size_t>(y)));
-    for (std::size_t j = 0; j < k; ++j) {
-      const double p = std::exp(static_cast<double>(logits(i, j)) - log_sum);
-      result.grad(i, j) = static_cast<T>((p - (j == static_cast<std::size_t>(y) ? 1.0 : 0.0)) / static_cast<double>(n));
-    }
-    result.correct += best == static_cast<std::size_t>(y) ? 1 : 0;
-  }
-  result.loss = static_cast<T>(total / static_cast<double>(n));
-  return result;
-}
+[[nodiscard]] CrossEntropy<T> cross_entropy(const xt::xtensor<T, 2>& logits, const std::vector<int>& labels);
+
+extern template CrossEntropy<float> cross_entropy(const xt::xtensor<float, 2>&, const std::vector<int>&);
+extern template CrossEntropy<double> cross_entropy(const xt::xtensor<double, 2>&, const std::vector<int>&);
 
 }  // namespace gyre::nn

@@ -2,12 +2,14 @@
 // Pointwise nonlinearities (escnn's PointwiseNonLinearity): σ applied to every channel. They commute
 // with the group only when every ρ(g) permutes channels, so only permutation fields are accepted
 // (regular, quotient, trivial); anything else is a DomainError at construction.
+// forward() keeps its input in training and evaluation mode alike, so backward() is always the
+// derivative at the most recent forward() input (never a stale one).
 
-#include <cmath>
 #include <optional>
 #include <string>
 
-#include "gyre/core/error.hpp"
+#include <xtensor/xtensor.hpp>
+
 #include "gyre/nn/module.hpp"
 
 namespace gyre::nn {
@@ -19,48 +21,17 @@ enum class Pointwise { kReLU, kELU };
 template <class T>
 class PointwiseNonlinearity : public Module<T> {
  public:
-  PointwiseNonlinearity(FieldType type, Pointwise kind, T alpha = T(1)) : type_(std::move(type)), kind_(kind), alpha_(alpha) {
-    for (const repr::Representation& rho : type_.fields()) {
-      if (!rho.is_permutation()) {
-        throw DomainError(name(), "pointwise nonlinearities need permutation fields (regular, quotient, trivial)",
-                          rho.name());
-      }
-    }
-  }
+  /// Throws DomainError if a field is not a permutation representation or α ≤ 0 (ELU).
+  PointwiseNonlinearity(FieldType type, Pointwise kind, T alpha = T(1));
 
-  GeometricTensor<T> forward(const GeometricTensor<T>& input) override {
-    require_field_type((name() + "::forward").c_str(), type_, input.type);
-    GeometricTensor<T> output = input;
-    for (T& v : output.data) v = apply(v);
-    if (this->training()) input_ = input.data;
-    return output;
-  }
-
-  GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override {
-    require_field_type((name() + "::backward").c_str(), type_, grad_output.type);
-    if (!input_) throw DomainError(name() + "::backward", "no training-mode forward pass to differentiate", describe());
-    GeometricTensor<T> grad = grad_output;
-    const T* x = input_->data();
-    T* g = grad.data.data();
-    for (std::size_t i = 0; i < grad.data.size(); ++i) g[i] *= derivative(x[i]);
-    return grad;
-  }
-
+  GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
+  GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
   [[nodiscard]] const FieldType& in_type() const override { return type_; }
   [[nodiscard]] const FieldType& out_type() const override { return type_; }
-  [[nodiscard]] std::string describe() const override { return name() + "(" + type_.describe() + ")"; }
+  [[nodiscard]] std::string describe() const override;
 
  private:
   [[nodiscard]] std::string name() const { return kind_ == Pointwise::kReLU ? "PointwiseReLU" : "PointwiseELU"; }
-  [[nodiscard]] T apply(T x) const {
-    if (kind_ == Pointwise::kReLU) return x > 0 ? x : T(0);
-    return x > 0 ? x : alpha_ * std::expm1(x);
-  }
-  // The derivative at 0 is taken from the left (0 for ReLU, α for ELU), as torch does.
-  [[nodiscard]] T derivative(T x) const {
-    if (kind_ == Pointwise::kReLU) return x > 0 ? T(1) : T(0);
-    return x > 0 ? T(1) : alpha_ * std::exp(x);
-  }
 
   FieldType type_;
   Pointwise kind_;
@@ -68,19 +39,26 @@ class PointwiseNonlinearity : public Module<T> {
   std::optional<xt::xtensor<T, 4>> input_;
 };
 
-/// max(x, 0) on permutation fields.
+/// max(x, 0) on permutation fields; the derivative at 0 is 0 (torch's choice).
 template <class T>
 class PointwiseReLU : public PointwiseNonlinearity<T> {
  public:
   explicit PointwiseReLU(FieldType type) : PointwiseNonlinearity<T>(std::move(type), Pointwise::kReLU) {}
 };
 
-/// x for x > 0, α(eˣ − 1) otherwise, on permutation fields.
+/// x for x > 0, α·(eˣ − 1) otherwise, on permutation fields; the derivative at 0 is α (torch's choice).
 template <class T>
 class PointwiseELU : public PointwiseNonlinearity<T> {
  public:
   explicit PointwiseELU(FieldType type, T alpha = T(1))
       : PointwiseNonlinearity<T>(std::move(type), Pointwise::kELU, alpha) {}
 };
+
+extern template class PointwiseNonlinearity<float>;
+extern template class PointwiseNonlinearity<double>;
+extern template class PointwiseReLU<float>;
+extern template class PointwiseReLU<double>;
+extern template class PointwiseELU<float>;
+extern template class PointwiseELU<double>;
 
 }  // namespace gyre::nn

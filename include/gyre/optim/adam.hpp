@@ -1,14 +1,17 @@
 #pragma once
-// Adam (Kingma & Ba 2015), step for step torch.optim.Adam (weight decay added to the gradient):
-//   g ← ∇ + λ·θ;  m ← β₁m + (1 − β₁)g;  v ← β₂v + (1 − β₂)g²;
-//   θ ← θ − η·(m/(1 − β₁ᵗ)) / (√(v/(1 − β₂ᵗ)) + ε).
+// Adam (Kingma & Ba 2015), step for step torch.optim.Adam (amsgrad off; weight decay added to the
+// gradient, "L2", not AdamW's decoupled decay), in torch's order of operations. At step t = 1, 2, …,
+// per parameter θ with accumulated gradient ∇ and moments m, v (initially 0):
+//   g ← ∇ + λ·θ
+//   m ← β₁·m + (1 − β₁)·g          (computed as m + (1 − β₁)·(g − m), torch's lerp)
+//   v ← β₂·v + (1 − β₂)·g²
+//   θ ← θ − (η/(1 − β₁ᵗ)) · m / (√v/√(1 − β₂ᵗ) + ε)
+// The bias corrections 1 − βᵗ are computed in double, as torch computes them in Python floats.
 
-#include <cmath>
 #include <vector>
 
-#include <xtensor/xmath.hpp>
+#include <xtensor/xarray.hpp>
 
-#include "gyre/core/error.hpp"
 #include "gyre/nn/module.hpp"
 
 namespace gyre::optim {
@@ -17,37 +20,19 @@ namespace gyre::optim {
 template <class T>
 class Adam {
  public:
+  /// Throws DomainError for lr ≤ 0, β ∉ [0, 1), eps ≤ 0 or weight_decay < 0.
   Adam(std::vector<nn::Parameter<T>*> parameters, T lr, T beta1 = T(0.9), T beta2 = T(0.999), T eps = T(1e-8),
-       T weight_decay = 0)
-      : parameters_(std::move(parameters)), lr_(lr), beta1_(beta1), beta2_(beta2), eps_(eps), weight_decay_(weight_decay) {
-    if (!(lr > 0)) throw DomainError("Adam", "learning rate must be > 0", lr);
-    if (!(beta1 >= 0 && beta1 < 1)) throw DomainError("Adam", "beta1 must be in [0, 1)", beta1);
-    if (!(beta2 >= 0 && beta2 < 1)) throw DomainError("Adam", "beta2 must be in [0, 1)", beta2);
-    if (!(eps > 0)) throw DomainError("Adam", "eps must be > 0", eps);
-    for (nn::Parameter<T>* p : parameters_) {
-      m_.push_back(xt::zeros_like(p->value));
-      v_.push_back(xt::zeros_like(p->value));
-    }
-  }
+       T weight_decay = 0);
 
-  /// One update from the accumulated gradients.
-  void step() {
-    ++t_;
-    const T c1 = 1 - std::pow(beta1_, static_cast<T>(t_));
-    const T c2 = 1 - std::pow(beta2_, static_cast<T>(t_));
-    for (std::size_t i = 0; i < parameters_.size(); ++i) {
-      nn::Parameter<T>& p = *parameters_[i];
-      const xt::xarray<T> g = p.grad + weight_decay_ * p.value;
-      m_[i] = beta1_ * m_[i] + (1 - beta1_) * g;
-      v_[i] = beta2_ * v_[i] + (1 - beta2_) * g * g;
-      p.value -= lr_ * (m_[i] / c1) / (xt::sqrt(v_[i] / c2) + eps_);
-    }
-  }
-  void zero_grad() {
-    for (nn::Parameter<T>* p : parameters_) p->grad = xt::zeros_like(p->value);
-  }
-  void set_lr(T lr) { lr_ = lr; }
+  /// One update from the accumulated gradients; ShapeError if a gradient's shape is not its value's.
+  void step();
+  /// Sets every parameter's gradient to zeros of its value's shape.
+  void zero_grad();
+  /// Changes η (DomainError unless > 0); moments and step count are kept, as in torch.
+  void set_lr(T lr);
   [[nodiscard]] T lr() const noexcept { return lr_; }
+  /// Steps taken so far (t of the formulas after the last step).
+  [[nodiscard]] long steps() const noexcept { return t_; }
 
  private:
   std::vector<nn::Parameter<T>*> parameters_;
@@ -55,5 +40,8 @@ class Adam {
   std::vector<xt::xarray<T>> m_, v_;
   long t_ = 0;
 };
+
+extern template class Adam<float>;
+extern template class Adam<double>;
 
 }  // namespace gyre::optim

@@ -1,11 +1,15 @@
 #pragma once
-// Stochastic gradient descent with momentum and weight decay, step for step torch.optim.SGD:
-//   g ← ∇ + λ·θ;  b ← μ·b + g (b = g on the first step);  g ← g + μ·b (Nesterov) or b;  θ ← θ − η·g.
+// Stochastic gradient descent with momentum and weight decay, step for step torch.optim.SGD with
+// dampening 0, in torch's order of operations. Per parameter θ with accumulated gradient ∇:
+//   g ← ∇ + λ·θ                                  (weight decay λ)
+//   b ← g on the first step, else b ← μ·b + g    (momentum μ > 0 only)
+//   g ← g + μ·b (Nesterov) or g ← b              (momentum μ > 0 only)
+//   θ ← θ − η·g                                  (learning rate η)
 
-#include <string>
 #include <vector>
 
-#include "gyre/core/error.hpp"
+#include <xtensor/xarray.hpp>
+
 #include "gyre/nn/module.hpp"
 
 namespace gyre::optim {
@@ -14,35 +18,15 @@ namespace gyre::optim {
 template <class T>
 class Sgd {
  public:
-  Sgd(std::vector<nn::Parameter<T>*> parameters, T lr, T momentum = 0, T weight_decay = 0, bool nesterov = false)
-      : parameters_(std::move(parameters)), lr_(lr), momentum_(momentum), weight_decay_(weight_decay), nesterov_(nesterov) {
-    if (!(lr > 0)) throw DomainError("Sgd", "learning rate must be > 0", lr);
-    if (!(momentum >= 0)) throw DomainError("Sgd", "momentum must be >= 0", momentum);
-    if (!(weight_decay >= 0)) throw DomainError("Sgd", "weight decay must be >= 0", weight_decay);
-    if (nesterov && !(momentum > 0)) throw DomainError("Sgd", "Nesterov momentum needs momentum > 0", momentum);
-    buffers_.resize(parameters_.size());
-  }
+  /// Throws DomainError for lr ≤ 0, momentum < 0, weight_decay < 0, or Nesterov without momentum.
+  Sgd(std::vector<nn::Parameter<T>*> parameters, T lr, T momentum = 0, T weight_decay = 0, bool nesterov = false);
 
-  /// One update from the accumulated gradients.
-  void step() {
-    for (std::size_t i = 0; i < parameters_.size(); ++i) {
-      nn::Parameter<T>& p = *parameters_[i];
-      xt::xarray<T> g = p.grad + weight_decay_ * p.value;
-      if (momentum_ > 0) {
-        if (buffers_[i].size() != g.size()) {
-          buffers_[i] = g;
-        } else {
-          buffers_[i] = momentum_ * buffers_[i] + g;
-        }
-        g = nesterov_ ? xt::xarray<T>(g + momentum_ * buffers_[i]) : buffers_[i];
-      }
-      p.value -= lr_ * g;
-    }
-  }
-  void zero_grad() {
-    for (nn::Parameter<T>* p : parameters_) p->grad = xt::zeros_like(p->value);
-  }
-  void set_lr(T lr) { lr_ = lr; }
+  /// One update from the accumulated gradients; ShapeError if a gradient's shape is not its value's.
+  void step();
+  /// Sets every parameter's gradient to zeros of its value's shape.
+  void zero_grad();
+  /// Changes η (DomainError unless > 0); the momentum buffers are kept, as in torch.
+  void set_lr(T lr);
   [[nodiscard]] T lr() const noexcept { return lr_; }
 
  private:
@@ -50,6 +34,10 @@ class Sgd {
   T lr_, momentum_, weight_decay_;
   bool nesterov_;
   std::vector<xt::xarray<T>> buffers_;
+  std::vector<bool> have_buffer_;
 };
+
+extern template class Sgd<float>;
+extern template class Sgd<double>;
 
 }  // namespace gyre::optim
