@@ -9,6 +9,7 @@ packages=(
   xtensor-dev xtl-dev libxsimd-dev    # batched arrays
   libboost-math-dev                   # special functions and constants
   libfftw3-dev                        # Fourier transforms on finite groups (double and float)
+  libdnnl-dev                         # oneDNN: float convolutions (the library under PyTorch's CPU conv2d)
   doctest-dev                         # unit tests
   nlohmann-json3-dev                  # the gyre command's JSON-lines protocol and reports
   libbenchmark-dev                    # Google Benchmark (benchmarks, never part of ctest)

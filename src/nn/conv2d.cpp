@@ -5,11 +5,16 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include <Eigen/Core>
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/parallel.hpp"
+#ifdef GYRE_HAVE_ONEDNN
+#include "onednn_conv2d.hpp"
+#endif
 
 namespace gyre::nn {
 namespace {
@@ -141,6 +146,27 @@ void for_each_image(std::ptrdiff_t n, const Body& body) {
   }
 }
 
+template <class T>
+Shape check_backward_shapes(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
+                            const xt::xtensor<T, 4>& grad_output, const Conv2dGeometry& geometry) {
+  const Shape s = check_shapes("conv2d_backward", input, filter, geometry);
+  if (grad_output.shape(0) != input.shape(0) || grad_output.shape(1) != filter.shape(0) ||
+      static_cast<int>(grad_output.shape(2)) != s.out_height || static_cast<int>(grad_output.shape(3)) != s.out_width) {
+    throw ShapeError("conv2d_backward", "grad_output must have the forward output's shape",
+                     std::to_string(grad_output.shape(0)) + "x" + std::to_string(grad_output.shape(1)) + "x" +
+                         std::to_string(grad_output.shape(2)) + "x" + std::to_string(grad_output.shape(3)));
+  }
+  return s;
+}
+
+template <class T>
+void check_bias(const std::vector<T>& bias, std::size_t out_channels) {
+  if (!bias.empty() && bias.size() != out_channels) {
+    throw ShapeError("conv2d", "bias must have one entry per output channel " + std::to_string(out_channels),
+                     bias.size());
+  }
+}
+
 }  // namespace
 
 int conv_output_size(int input, int kernel, const Conv2dGeometry& geometry) {
@@ -156,14 +182,11 @@ int conv_output_size(int input, int kernel, const Conv2dGeometry& geometry) {
 }
 
 template <class T>
-xt::xtensor<T, 4> conv2d(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter, const std::vector<T>& bias,
-                         const Conv2dGeometry& geometry) {
+xt::xtensor<T, 4> conv2d_reference(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
+                                   const std::vector<T>& bias, const Conv2dGeometry& geometry) {
   const Shape s = check_shapes("conv2d", input, filter, geometry);
   const int out_channels = static_cast<int>(filter.shape(0));
-  if (!bias.empty() && static_cast<int>(bias.size()) != out_channels) {
-    throw ShapeError("conv2d", "bias must have one entry per output channel " + std::to_string(out_channels),
-                     bias.size());
-  }
+  check_bias(bias, filter.shape(0));
   const std::size_t n = input.shape(0);
   xt::xtensor<T, 4> output = xt::xtensor<T, 4>::from_shape(
       {n, static_cast<std::size_t>(out_channels), static_cast<std::size_t>(s.out_height),
@@ -190,19 +213,14 @@ xt::xtensor<T, 4> conv2d(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>
   return output;
 }
 
+
 template <class T>
-Conv2dGradients<T> conv2d_backward(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
-                                   const xt::xtensor<T, 4>& grad_output, const Conv2dGeometry& geometry,
-                                   bool need_input) {
-  const Shape s = check_shapes("conv2d_backward", input, filter, geometry);
+Conv2dGradients<T> conv2d_backward_reference(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
+                                             const xt::xtensor<T, 4>& grad_output, const Conv2dGeometry& geometry,
+                                             bool need_input) {
+  const Shape s = check_backward_shapes(input, filter, grad_output, geometry);
   const int out_channels = static_cast<int>(filter.shape(0));
   const std::size_t n = input.shape(0);
-  if (grad_output.shape(0) != n || static_cast<int>(grad_output.shape(1)) != out_channels ||
-      static_cast<int>(grad_output.shape(2)) != s.out_height || static_cast<int>(grad_output.shape(3)) != s.out_width) {
-    throw ShapeError("conv2d_backward", "grad_output must have the forward output's shape",
-                     std::to_string(grad_output.shape(0)) + "x" + std::to_string(grad_output.shape(1)) + "x" +
-                         std::to_string(grad_output.shape(2)) + "x" + std::to_string(grad_output.shape(3)));
-  }
   const int patch = s.channels * s.kernel * s.kernel;
   const int pixels = s.out_height * s.out_width;
   const ConstRowMap<T> f(filter.data(), out_channels, patch);
@@ -248,13 +266,55 @@ Conv2dGradients<T> conv2d_backward(const xt::xtensor<T, 4>& input, const xt::xte
   return grads;
 }
 
-template xt::xtensor<float, 4> conv2d(const xt::xtensor<float, 4>&, const xt::xtensor<float, 4>&,
-                                      const std::vector<float>&, const Conv2dGeometry&);
-template xt::xtensor<double, 4> conv2d(const xt::xtensor<double, 4>&, const xt::xtensor<double, 4>&,
-                                       const std::vector<double>&, const Conv2dGeometry&);
-template Conv2dGradients<float> conv2d_backward(const xt::xtensor<float, 4>&, const xt::xtensor<float, 4>&,
-                                                const xt::xtensor<float, 4>&, const Conv2dGeometry&, bool);
-template Conv2dGradients<double> conv2d_backward(const xt::xtensor<double, 4>&, const xt::xtensor<double, 4>&,
-                                                 const xt::xtensor<double, 4>&, const Conv2dGeometry&, bool);
+template <class T>
+xt::xtensor<T, 4> conv2d(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter, const std::vector<T>& bias,
+                         const Conv2dGeometry& geometry) {
+#ifdef GYRE_HAVE_ONEDNN
+  if constexpr (std::is_same_v<T, float>) {
+    const Shape s = check_shapes("conv2d", input, filter, geometry);
+    check_bias(bias, filter.shape(0));
+    if (auto output = detail::onednn_conv2d(input, filter, bias, geometry, s.out_height, s.out_width)) {
+      return std::move(*output);
+    }
+  }
+#endif
+  return conv2d_reference(input, filter, bias, geometry);
+}
+
+template <class T>
+Conv2dGradients<T> conv2d_backward(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
+                                   const xt::xtensor<T, 4>& grad_output, const Conv2dGeometry& geometry,
+                                   bool need_input) {
+#ifdef GYRE_HAVE_ONEDNN
+  if constexpr (std::is_same_v<T, float>) {
+    static_cast<void>(check_backward_shapes(input, filter, grad_output, geometry));
+    if (auto grads = detail::onednn_conv2d_backward(input, filter, grad_output, geometry, need_input)) {
+      return std::move(*grads);
+    }
+  }
+#endif
+  return conv2d_backward_reference(input, filter, grad_output, geometry, need_input);
+}
+
+bool conv2d_uses_onednn() noexcept {
+#ifdef GYRE_HAVE_ONEDNN
+  return true;
+#else
+  return false;
+#endif
+}
+
+#define GYRE_INSTANTIATE_CONV2D(T)                                                                             \
+  template xt::xtensor<T, 4> conv2d(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&, const std::vector<T>&, \
+                                    const Conv2dGeometry&);                                                     \
+  template xt::xtensor<T, 4> conv2d_reference(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&,              \
+                                              const std::vector<T>&, const Conv2dGeometry&);                    \
+  template Conv2dGradients<T> conv2d_backward(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&,              \
+                                              const xt::xtensor<T, 4>&, const Conv2dGeometry&, bool);           \
+  template Conv2dGradients<T> conv2d_backward_reference(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&,    \
+                                                        const xt::xtensor<T, 4>&, const Conv2dGeometry&, bool);
+GYRE_INSTANTIATE_CONV2D(float)
+GYRE_INSTANTIATE_CONV2D(double)
+#undef GYRE_INSTANTIATE_CONV2D
 
 }  // namespace gyre::nn

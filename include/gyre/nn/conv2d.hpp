@@ -1,7 +1,12 @@
 #pragma once
 // Plain 2-D cross-correlation (torch's conv2d) on (N, C, H, W) arrays: the engine under R2Conv.
-// im2col per image + one GEMM (Eigen), images in parallel over the cores; when there are fewer
-// images than cores, the GEMM itself runs in parallel instead.
+// Two implementations of the same function:
+//  - the reference: im2col per image + one GEMM (Eigen), images in parallel over the cores (when
+//    there are fewer images than cores, the GEMM itself runs in parallel instead); any scalar type;
+//  - oneDNN (Debian's libdnnl, the library under PyTorch's CPU convolutions), for float when Gyre
+//    is built with it: blocked layouts and JIT kernels, plans cached per shape.
+// conv2d / conv2d_backward pick oneDNN for float when it is there and the reference otherwise;
+// tests compare the two.
 
 #include <vector>
 
@@ -39,6 +44,21 @@ template <class T>
                                                  const xt::xtensor<T, 4>& grad_output,
                                                  const Conv2dGeometry& geometry, bool need_input = true);
 
+/// conv2d by im2col + Eigen GEMM, whatever the build: the reference the oneDNN path is tested against.
+template <class T>
+[[nodiscard]] xt::xtensor<T, 4> conv2d_reference(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
+                                                 const std::vector<T>& bias, const Conv2dGeometry& geometry);
+
+/// conv2d_backward by im2col + Eigen GEMM, whatever the build.
+template <class T>
+[[nodiscard]] Conv2dGradients<T> conv2d_backward_reference(const xt::xtensor<T, 4>& input,
+                                                           const xt::xtensor<T, 4>& filter,
+                                                           const xt::xtensor<T, 4>& grad_output,
+                                                           const Conv2dGeometry& geometry, bool need_input = true);
+
+/// Whether float conv2d runs on oneDNN in this build (benchmarks and reports print it).
+[[nodiscard]] bool conv2d_uses_onednn() noexcept;
+
 extern template xt::xtensor<float, 4> conv2d(const xt::xtensor<float, 4>&, const xt::xtensor<float, 4>&,
                                              const std::vector<float>&, const Conv2dGeometry&);
 extern template xt::xtensor<double, 4> conv2d(const xt::xtensor<double, 4>&, const xt::xtensor<double, 4>&,
@@ -47,5 +67,17 @@ extern template Conv2dGradients<float> conv2d_backward(const xt::xtensor<float, 
                                                        const xt::xtensor<float, 4>&, const Conv2dGeometry&, bool);
 extern template Conv2dGradients<double> conv2d_backward(const xt::xtensor<double, 4>&, const xt::xtensor<double, 4>&,
                                                         const xt::xtensor<double, 4>&, const Conv2dGeometry&, bool);
+extern template xt::xtensor<float, 4> conv2d_reference(const xt::xtensor<float, 4>&, const xt::xtensor<float, 4>&,
+                                                       const std::vector<float>&, const Conv2dGeometry&);
+extern template xt::xtensor<double, 4> conv2d_reference(const xt::xtensor<double, 4>&, const xt::xtensor<double, 4>&,
+                                                        const std::vector<double>&, const Conv2dGeometry&);
+extern template Conv2dGradients<float> conv2d_backward_reference(const xt::xtensor<float, 4>&,
+                                                                 const xt::xtensor<float, 4>&,
+                                                                 const xt::xtensor<float, 4>&, const Conv2dGeometry&,
+                                                                 bool);
+extern template Conv2dGradients<double> conv2d_backward_reference(const xt::xtensor<double, 4>&,
+                                                                  const xt::xtensor<double, 4>&,
+                                                                  const xt::xtensor<double, 4>&,
+                                                                  const Conv2dGeometry&, bool);
 
 }  // namespace gyre::nn
