@@ -39,6 +39,12 @@ DynMatrix AnyManifold::inverse(const DynMatrix& g) const { return self_->inverse
 DynMatrix AnyManifold::act(const DynMatrix& g, const DynMatrix& p) const { return self_->act(g, p); }
 DynMatrix AnyManifold::algebra_exp(const DynMatrix& a) const { return self_->algebra_exp(a); }
 DynMatrix AnyManifold::algebra_log(const DynMatrix& g) const { return self_->algebra_log(g); }
+DynMatrix AnyManifold::gyro_add(const DynMatrix& a, const DynMatrix& b) const { return self_->gyro_add(a, b); }
+DynMatrix AnyManifold::gyro_inverse(const DynMatrix& a) const { return self_->gyro_inverse(a); }
+DynMatrix AnyManifold::gyration(const DynMatrix& a, const DynMatrix& b, const DynMatrix& c) const {
+  return self_->gyration(a, b, c);
+}
+DynMatrix AnyManifold::gyro_scale(double r, const DynMatrix& a) const { return self_->gyro_scale(r, a); }
 std::vector<std::pair<std::string, double>> AnyManifold::self_check(std::size_t cases) const {
   return self_->self_check(cases);
 }

@@ -4,6 +4,7 @@
 
 #include "gyre/geometry/any_manifold.hpp"
 #include "gyre/geometry/any_manifold_model.hpp"
+#include "space_params.hpp"
 #include "cn/cn.hpp"
 #include "dn/dn.hpp"
 #include "e2/e2.hpp"
@@ -18,21 +19,11 @@ namespace gyre {
 
 namespace {
 
-// An integer parameter, checked: present, integral, and at least `minimum`.
-int integer_param(const std::string& space, const SpaceParams& params, const std::string& key, int minimum) {
-  const auto it = params.find(key);
-  if (it == params.end()) throw DomainError("make_space", "space " + space + " needs the parameter", key);
-  const double value = it->second;
-  if (!(value == std::round(value)) || value < minimum || value > 1e6) {
-    throw DomainError("make_space",
-                      "parameter " + key + " of " + space + " must be an integer ≥ " + std::to_string(minimum), value);
-  }
-  return static_cast<int>(value);
-}
+using detail::integer_param;
 
 template <class Space>
 AnyManifold manifold(const std::string& name, Space space) {
-  return AnyManifold(name, std::make_shared<ManifoldModel<Space>>(name, std::move(space)));
+  return detail::wrap_manifold(name, std::move(space));
 }
 
 template <class Group>
@@ -53,6 +44,32 @@ const std::vector<SpaceInfo>& registered_spaces() {
       {"e2", "the Euclidean group E(2) = O(2) ⋉ ℝ² (reflections too), left-invariant metric", {}, {}},
       {"cn", "the cyclic group C_N of rotations by 2πk/N", {"N"}, {{"N", 8}}},
       {"dn", "the dihedral group D_N of order 2N (rotations and flips x ↦ −x)", {"N"}, {{"N", 4}}},
+      {"spd",
+       "SPD(n) matrices; metric affine_invariant (default), log_euclidean, log_cholesky, bures_wasserstein or "
+       "generalized_bures_wasserstein (matrix M); power deformation theta; (alpha, beta) inner product",
+       {"n", "metric", "theta", "alpha", "beta", "M"},
+       {{"n", 3}}},
+      {"stereographic",
+       "the κ-stereographic model of constant curvature kappa (Poincaré ball κ < 0, ℝⁿ κ = 0, projected "
+       "sphere κ > 0), points in ℝⁿ; gyro ops: Möbius addition, gyration, scalar multiplication",
+       {"n", "kappa"},
+       {{"n", 3}, {"kappa", -1}}},
+      {"hyperboloid", "hyperbolic n-space (curvature −1), points in ℝⁿ⁺¹ with ⟨x, x⟩_L = −1, x₀ > 0", {"n"}, {{"n", 3}}},
+      {"grassmann",
+       "the Grassmannian Gr(n, p), points n×p orthonormal bases, dist = √(Σθᵢ²) over the principal angles",
+       {"n", "p"},
+       {{"n", 5}, {"p", 2}}},
+      {"correlation",
+       "full-rank correlation matrices Cor⁺(n), poly-Poincaré-ball Cholesky metric and gyro structure (GyroBN)",
+       {"n"},
+       {{"n", 3}}},
+      {"glp", "GL⁺(n): matrices with det > 0 (group ops, algebra exp/log, act; no metric)", {"n", "scale"}, {{"n", 3}}},
+      {"sl", "SL(n): matrices with det = 1 (group ops, algebra exp/log, act; no metric)", {"n", "scale"}, {{"n", 3}}},
+      {"lorentz",
+       "the Lorentz group SO⁺(1,3), η = diag(1, −1, −1, −1), 4×4 matrices; act on 4-vectors; algebra "
+       "(θ₁, θ₂, θ₃, ζ₁, ζ₂, ζ₃) rotation angles and rapidities",
+       {"max_rapidity"},
+       {}},
   };
   return spaces;
 }
@@ -67,6 +84,10 @@ AnyManifold make_space(const std::string& name, const SpaceParams& params) {
   if (name == "e2") return manifold(name, E2<double>());
   if (name == "cn") return finite_group(name, CN<double>(integer_param(name, params, "N", 1)));
   if (name == "dn") return finite_group(name, DN<double>(integer_param(name, params, "N", 1)));
+  if (name == "spd") return detail::make_spd_space(name, params);
+  if (name == "stereographic" || name == "hyperboloid" || name == "correlation") return detail::make_constant_curvature_space(name, params);
+  if (name == "grassmann") return detail::make_grassmann_space(name, params);
+  if (name == "glp" || name == "sl" || name == "lorentz") return detail::make_matrix_group_space(name, params);
   throw DomainError("make_space", "unknown space", name);
 }
 

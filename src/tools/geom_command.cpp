@@ -65,18 +65,39 @@ const std::map<std::string, Op>& ops() {
       {"algebra_exp",
        {1, [](const Request& r) { return encode_point(r.space.algebra_exp(r.arg(0)), r.space.point_encoding()); }}},
       {"algebra_log", {1, [](const Request& r) { return encode_vector(r.space.algebra_log(r.arg(0))); }}},
+      {"gyro_add",
+       {2, [](const Request& r) { return encode_point(r.space.gyro_add(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+      {"gyro_inverse",
+       {1, [](const Request& r) { return encode_point(r.space.gyro_inverse(r.arg(0)), r.space.point_encoding()); }}},
+      {"gyration",
+       {3, [](const Request& r) {
+          return encode_point(r.space.gyration(r.arg(0), r.arg(1), r.arg(2)), r.space.point_encoding());
+        }}},
+      {"gyro_scale",
+       {2, [](const Request& r) {
+          if (!r.args[0].is_number()) throw RequestError("gyro_scale takes (r, a) with r a number");
+          return encode_point(r.space.gyro_scale(r.args[0].get<double>(), r.arg(1)), r.space.point_encoding());
+        }}},
   };
   return table;
 }
 
+// Numbers, words and matrices (arrays of rows), as SpaceParams holds them.
 SpaceParams read_params(const json& request) {
   SpaceParams params;
   if (!request.contains("params")) return params;
   const json& given = request["params"];
-  if (!given.is_object()) throw RequestError("\"params\" must be an object of numbers");
+  if (!given.is_object()) throw RequestError("\"params\" must be an object");
   for (const auto& [key, value] : given.items()) {
-    if (!value.is_number()) throw RequestError("parameter \"" + key + "\" must be a number: " + value.dump());
-    params[key] = value.get<double>();
+    if (value.is_number()) {
+      params.numbers[key] = value.get<double>();
+    } else if (value.is_string()) {
+      params.words[key] = value.get<std::string>();
+    } else if (value.is_array()) {
+      params.matrices[key] = decode_matrix(value, "parameter \"" + key + "\"");
+    } else {
+      throw RequestError("parameter \"" + key + "\" must be a number, a string or a matrix: " + value.dump());
+    }
   }
   return params;
 }
@@ -107,7 +128,10 @@ json answer_parsed(const json& request, SpaceCache& cache) {
 const AnyManifold& SpaceCache::get(const std::string& name, const SpaceParams& params) {
   std::ostringstream key;
   key << name;
-  for (const auto& [k, v] : params) key << ';' << k << '=' << v;
+  key.precision(17);
+  for (const auto& [k, v] : params.numbers) key << ';' << k << '=' << v;
+  for (const auto& [k, v] : params.words) key << ';' << k << '=' << v;
+  for (const auto& [k, v] : params.matrices) key << ';' << k << '=' << v.reshaped().transpose();
   const auto found = spaces_.find(key.str());
   if (found != spaces_.end()) return found->second;
   return spaces_.emplace(key.str(), make_space(name, params)).first->second;

@@ -47,7 +47,7 @@ const std::vector<Column>& columns() {
 std::string space_label(const SpaceInfo& info) {
   std::ostringstream label;
   label << info.name;
-  for (const auto& [key, value] : info.demo_params) label << ' ' << key << '=' << value;
+  for (const auto& [key, value] : info.demo_params.numbers) label << ' ' << key << '=' << value;
   return label.str();
 }
 
@@ -129,7 +129,7 @@ int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostre
     row.push_back(pass ? "pass" : "FAIL");
     rows.push_back(row);
     failing_spaces += pass ? 0 : 1;
-    report["spaces"].push_back({{"space", info.name}, {"params", info.demo_params}, {"pass", pass}, {"laws", laws}});
+    report["spaces"].push_back({{"space", info.name}, {"params", info.demo_params.numbers}, {"pass", pass}, {"laws", laws}});
     for (const auto& [name, worst] : residuals) {
       if (!(worst <= kSelfcheckThreshold) && failures.size() < kMaxListedFailures) {
         failures.push_back(label + ": " + name + " → " + format_residual(worst));

@@ -6,21 +6,15 @@
 #include <cmath>
 #include <sstream>
 
+#include "geom_test_support.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using nlohmann::json;
 
-json ask(const json& request) {
-  gyre::tools::SpaceCache cache;
-  return gyre::tools::answer(request.dump(), cache);
-}
-
-std::string error_type(const json& reply) {
-  REQUIRE(reply.contains("error"));
-  return reply["error"]["type"];
-}
+using gyre::test::ask;
+using gyre::test::error_type;
 
 }  // namespace
 
@@ -89,7 +83,11 @@ TEST_CASE("geom: every kind of bad request gets a typed error reply") {
         "RequestError");
   CHECK(error_type(ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {"a", 0, 0}}}})) ==
         "RequestError");
-  CHECK(error_type(ask({{"space", "sphere"}, {"params", {{"n", "two"}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}})) ==
+  // Words are valid parameters (spd's "metric"), so a word where a number belongs is the space's error.
+  const json worded = ask({{"space", "sphere"}, {"params", {{"n", "two"}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}});
+  CHECK(error_type(worded) == "DomainError");
+  CHECK(worded["error"]["message"] == "gyre::make_space: parameter n of sphere must be a number (two)");
+  CHECK(error_type(ask({{"space", "sphere"}, {"params", {{"n", true}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}})) ==
         "RequestError");
   const json unknown = ask({{"space", "klein_bottle"}, {"op", "dist"}, {"args", {1, 1}}});
   CHECK(error_type(unknown) == "DomainError");

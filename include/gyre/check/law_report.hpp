@@ -3,6 +3,7 @@
 // that produced it, so that a failure can be replayed with exactly that seed.
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

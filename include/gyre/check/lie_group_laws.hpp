@@ -38,7 +38,7 @@ struct LieGroupLawOptions {
 /// are drawn as algebra_exp of a random algebra vector, so they lie in the identity component.
 template <class G>
 LawReport lie_group_laws(const G& group, const std::vector<std::uint64_t>& seeds, LieGroupLawOptions options = {}) {
-  static_assert(is_lie_group_v<G>, "lie_group_laws needs a LieGroup");
+  static_assert(is_matrix_group_v<G>, "lie_group_laws needs a matrix group (the group part of a LieGroup)");
   using T = typename G::Scalar;
   using Algebra = typename G::Algebra;
   using ActedPoint = typename G::ActedPoint;

@@ -66,6 +66,17 @@
 //       algebra_log∘algebra_exp = id on the principal domain, adjoint as above,
 //       act(g·h, p) = act(g, act(h, p)). compose and algebra_exp re-normalise their results.
 //
+// ── MatrixGroup ─────────────────────────────────────────────────────────────────────────────
+//  The group part of a LieGroup on its own (is_matrix_group_v): Scalar, Point, Algebra,
+//  ActedPoint, dim(), identity, compose, inverse, hat, vee, algebra_exp, algebra_log, adjoint,
+//  act, acted_dim, random_point, check_point — checked by the same lie_group_laws. GL⁺(n), SL(n)
+//  and SO⁺(1,3) are matrix groups only: none has a bi-invariant metric, and Gyre does not invent
+//  a left-invariant one whose log would need a numerical solve.
+//
+// ── Gyrogroup ───────────────────────────────────────────────────────────────────────────────
+//  See gyre/core/gyrogroup.hpp (is_gyrogroup_v): the κ-stereographic spaces, SPD (AIM, LEM,
+//  LCM), the Grassmannian and the correlation manifold are gyrogroups as well as manifolds.
+//
 // ── FiniteGroup ─────────────────────────────────────────────────────────────────────────────
 //  A finite group acting on the plane (C_N, D_N). Element is a small value type.
 //  Members  order(), elements(), identity(), compose, inverse, act(g, p), acted_dim(), matrix(g) (the
@@ -130,26 +141,39 @@ struct is_manifold<
 template <class M>
 inline constexpr bool is_manifold_v = is_manifold<M>::value;
 
-/// A Lie group that is also a Manifold (requirements and laws above).
+/// The group part of a LieGroup (requirements and laws above): a matrix group with its Lie algebra
+/// and action, and random_point/check_point. GL⁺(n), SL(n) and SO⁺(1,3) are matrix groups that
+/// Gyre gives no Riemannian metric (none is bi-invariant, and a left-invariant one has no closed
+/// form log); they satisfy this trait but not is_lie_group.
 template <class G, class = void>
-struct is_lie_group : std::false_type {};
+struct is_matrix_group : std::false_type {};
 
 template <class G>
-struct is_lie_group<
-    G, std::void_t<typename G::Algebra, typename G::ActedPoint,
+struct is_matrix_group<
+    G, std::void_t<typename G::Scalar, typename G::Point, typename G::Algebra, typename G::ActedPoint,
+                   decltype(detail::cref<G>().dim()),
                    decltype(detail::cref<G>().identity()),
                    decltype(detail::cref<G>().compose(detail::arg<detail::point_t<G>>(),
                                                       detail::arg<detail::point_t<G>>())),
                    decltype(detail::cref<G>().inverse(detail::arg<detail::point_t<G>>())),
                    decltype(detail::cref<G>().hat(detail::arg<typename G::Algebra>())),
-                   decltype(detail::cref<G>().vee(detail::arg<detail::tangent_t<G>>())),
+                   decltype(detail::cref<G>().vee(detail::arg<detail::point_t<G>>())),
                    decltype(detail::cref<G>().algebra_exp(detail::arg<typename G::Algebra>())),
                    decltype(detail::cref<G>().algebra_log(detail::arg<detail::point_t<G>>())),
                    decltype(detail::cref<G>().adjoint(detail::arg<detail::point_t<G>>())),
                    decltype(detail::cref<G>().act(detail::arg<detail::point_t<G>>(),
                                                   detail::arg<typename G::ActedPoint>())),
-                   decltype(detail::cref<G>().acted_dim())>>
-    : is_manifold<G> {};
+                   decltype(detail::cref<G>().acted_dim()),
+                   decltype(detail::cref<G>().random_point(std::declval<Rng&>())),
+                   decltype(detail::cref<G>().check_point(detail::arg<detail::point_t<G>>()))>>
+    : std::is_floating_point<typename G::Scalar> {};
+
+template <class G>
+inline constexpr bool is_matrix_group_v = is_matrix_group<G>::value;
+
+/// A Lie group that is also a Manifold (requirements and laws above).
+template <class G>
+struct is_lie_group : std::bool_constant<is_matrix_group_v<G> && is_manifold_v<G>> {};
 
 template <class G>
 inline constexpr bool is_lie_group_v = is_lie_group<G>::value;

@@ -7,6 +7,7 @@
 // Finite groups (C_N, D_N) fit the same wrapper: their elements travel as integer-valued n×1
 // matrices (C_N: [k]; D_N: [f, k]); the manifold operations throw DomainError for them.
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,8 +22,17 @@ namespace gyre {
 /// How a space's points (or group elements) are written: as vectors, matrices or integers.
 enum class PointEncoding { kVector, kMatrix, kInteger, kIntegerVector };
 
-/// Numeric parameters of a space, by name (e.g. {"n": 3}, {"N": 8}).
-using SpaceParams = std::map<std::string, double>;
+/// The parameters of a space, by name: numbers ({"n": 3}, {"kappa": -1}), words
+/// ({"metric": "log_cholesky"}) and matrices ({"M": …} for the generalized Bures–Wasserstein metric).
+struct SpaceParams {
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> words;
+  std::map<std::string, Eigen::MatrixXd> matrices;
+
+  SpaceParams() = default;
+  /// Numbers only, as in {{"n", 3}}.
+  SpaceParams(std::initializer_list<std::pair<const std::string, double>> numeric) : numbers(numeric) {}
+};
 
 /// A geometry chosen at run time; see the header comment.
 class AnyManifold {
@@ -66,6 +76,14 @@ class AnyManifold {
   /// Lie groups only: Lie algebra coordinates → element, and back (principal branch).
   [[nodiscard]] DynMatrix algebra_exp(const DynMatrix& a) const;
   [[nodiscard]] DynMatrix algebra_log(const DynMatrix& g) const;
+
+  // Gyrogroup operations (DomainError for spaces without a gyro structure in Gyre).
+  [[nodiscard]] DynMatrix gyro_add(const DynMatrix& a, const DynMatrix& b) const;
+  [[nodiscard]] DynMatrix gyro_inverse(const DynMatrix& a) const;
+  /// gyr[a, b]c.
+  [[nodiscard]] DynMatrix gyration(const DynMatrix& a, const DynMatrix& b, const DynMatrix& c) const;
+  /// r ⊗ a.
+  [[nodiscard]] DynMatrix gyro_scale(double r, const DynMatrix& a) const;
 
   /// The law residuals this space's self-check reports (`gyre demo`), as law → worst residual.
   [[nodiscard]] std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const;

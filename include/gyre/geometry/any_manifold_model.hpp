@@ -14,6 +14,7 @@
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/validate.hpp"
 #include "gyre/geometry/any_manifold.hpp"
@@ -47,6 +48,10 @@ struct AnyManifold::Concept {
   virtual DynMatrix act(const DynMatrix& g, const DynMatrix& p) const = 0;
   virtual DynMatrix algebra_exp(const DynMatrix& a) const = 0;
   virtual DynMatrix algebra_log(const DynMatrix& g) const = 0;
+  virtual DynMatrix gyro_add(const DynMatrix& a, const DynMatrix& b) const = 0;
+  virtual DynMatrix gyro_inverse(const DynMatrix& a) const = 0;
+  virtual DynMatrix gyration(const DynMatrix& a, const DynMatrix& b, const DynMatrix& c) const = 0;
+  virtual DynMatrix gyro_scale(double r, const DynMatrix& a) const = 0;
   virtual std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const = 0;
 };
 
@@ -78,6 +83,12 @@ inline void append(std::vector<std::pair<std::string, double>>& out, const check
   for (const auto& failure : report.failures) out.emplace_back("threw: " + failure, std::numeric_limits<double>::infinity());
 }
 
+template <class Space, class = void>
+struct has_own_mean : std::false_type {};
+template <class Space>
+struct has_own_mean<Space, std::void_t<decltype(std::declval<const Space&>().mean(
+                               std::declval<const std::vector<typename Space::Point>&>()))>> : std::true_type {};
+
 }  // namespace detail
 
 /// AnyManifold's model of a Manifold or LieGroup Space (double precision).
@@ -88,6 +99,7 @@ class ManifoldModel final : public AnyManifold::Concept {
   using Tangent = typename Space::Tangent;
   using DynMatrix = AnyManifold::DynMatrix;
   static constexpr bool kGroup = is_lie_group_v<Space>;
+  static constexpr bool kGyro = is_gyrogroup_v<Space>;
 
  public:
   ManifoldModel(std::string name, Space space) : name_(std::move(name)), space_(std::move(space)) {}
@@ -122,7 +134,12 @@ class ManifoldModel final : public AnyManifold::Concept {
     std::vector<Point> converted;
     converted.reserve(points.size());
     for (const auto& p : points) converted.push_back(point(p));
-    return frechet_mean(space_, converted).point;
+    // A geometry's own mean (a closed form, or a faster fixed point) when it has one.
+    if constexpr (detail::has_own_mean<Space>::value) {
+      return space_.mean(converted);
+    } else {
+      return frechet_mean(space_, converted).point;
+    }
   }
   DynMatrix random_point(Rng& rng) const override { return space_.random_point(rng); }
   DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const override {
@@ -164,6 +181,23 @@ class ManifoldModel final : public AnyManifold::Concept {
     else throw not_a_group("algebra_log");
   }
 
+  DynMatrix gyro_add(const DynMatrix& a, const DynMatrix& b) const override {
+    if constexpr (kGyro) return space_.gyro_add(point(a), point(b));
+    else throw not_a_gyrogroup("gyro_add");
+  }
+  DynMatrix gyro_inverse(const DynMatrix& a) const override {
+    if constexpr (kGyro) return space_.gyro_inverse(point(a));
+    else throw not_a_gyrogroup("gyro_inverse");
+  }
+  DynMatrix gyration(const DynMatrix& a, const DynMatrix& b, const DynMatrix& c) const override {
+    if constexpr (kGyro) return space_.gyration(point(a), point(b), point(c));
+    else throw not_a_gyrogroup("gyration");
+  }
+  DynMatrix gyro_scale(double r, const DynMatrix& a) const override {
+    if constexpr (kGyro) return space_.gyro_scale(static_cast<typename Space::Scalar>(r), point(a));
+    else throw not_a_gyrogroup("gyro_scale");
+  }
+
   std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const override {
     std::vector<std::pair<std::string, double>> out;
     detail::append(out, check::manifold_laws(space_, detail::demo_seeds(cases)));
@@ -176,6 +210,9 @@ class ManifoldModel final : public AnyManifold::Concept {
   Tangent tangent(const DynMatrix& m) const { return detail::from_dynamic<Tangent>(name_, "tangent vector", m); }
   DomainError not_a_group(const char* op) const {
     return DomainError(name_ + "::" + op, "the space is not a group", name_);
+  }
+  DomainError not_a_gyrogroup(const char* op) const {
+    return DomainError(name_ + "::" + op, "the space has no gyrogroup structure in Gyre", name_);
   }
 
   std::string name_;
@@ -227,6 +264,12 @@ class FiniteGroupModel final : public AnyManifold::Concept {
   }
   DynMatrix algebra_exp(const DynMatrix&) const override { throw not_a_manifold("algebra_exp"); }
   DynMatrix algebra_log(const DynMatrix&) const override { throw not_a_manifold("algebra_log"); }
+  DynMatrix gyro_add(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("gyro_add"); }
+  DynMatrix gyro_inverse(const DynMatrix&) const override { throw not_a_manifold("gyro_inverse"); }
+  DynMatrix gyration(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override {
+    throw not_a_manifold("gyration");
+  }
+  DynMatrix gyro_scale(double, const DynMatrix&) const override { throw not_a_manifold("gyro_scale"); }
 
   std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const override {
     std::vector<std::pair<std::string, double>> out;
@@ -245,6 +288,70 @@ class FiniteGroupModel final : public AnyManifold::Concept {
   DynMatrix to_dynamic(const typename Group::Element& g) const { return group_.to_integers(g).template cast<double>(); }
   DomainError not_a_manifold(const char* op) const {
     return DomainError(name_ + "::" + op, "the space is a finite group, not a manifold", name_);
+  }
+
+  std::string name_;
+  Group group_;
+};
+
+/// AnyManifold's model of a matrix group without a Riemannian metric in Gyre (GL⁺(n), SL(n),
+/// SO⁺(1,3)): the group operations, the algebra and the action; manifold operations throw.
+template <class Group>
+class MatrixGroupModel final : public AnyManifold::Concept {
+  static_assert(is_matrix_group_v<Group>, "MatrixGroupModel needs a matrix group");
+  using DynMatrix = AnyManifold::DynMatrix;
+  using Point = typename Group::Point;
+
+ public:
+  MatrixGroupModel(std::string name, Group group) : name_(std::move(name)), group_(std::move(group)) {}
+
+  bool is_manifold() const override { return false; }
+  bool is_lie_group() const override { return false; }
+  bool is_finite_group() const override { return false; }
+  PointEncoding point_encoding() const override { return PointEncoding::kMatrix; }
+  int dim() const override { return group_.dim(); }
+
+  DynMatrix exp(const DynMatrix&, const DynMatrix&) const override { throw no_metric("exp"); }
+  DynMatrix log(const DynMatrix&, const DynMatrix&) const override { throw no_metric("log"); }
+  DynMatrix transport(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw no_metric("transport"); }
+  double inner(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw no_metric("inner"); }
+  double norm(const DynMatrix&, const DynMatrix&) const override { throw no_metric("norm"); }
+  double dist(const DynMatrix&, const DynMatrix&) const override { throw no_metric("dist"); }
+  DynMatrix project(const DynMatrix&, const DynMatrix&) const override { throw no_metric("project"); }
+  DynMatrix retract(const DynMatrix&, const DynMatrix&) const override { throw no_metric("retract"); }
+  DynMatrix mean(const std::vector<DynMatrix>&) const override { throw no_metric("mean"); }
+  DynMatrix random_point(Rng& rng) const override { return group_.random_point(rng); }
+  DynMatrix random_tangent(const DynMatrix&, Rng&) const override { throw no_metric("random_tangent"); }
+  void check_point(const DynMatrix& x) const override { group_.check_point(point(x)); }
+  void check_tangent(const DynMatrix&, const DynMatrix&) const override { throw no_metric("check_tangent"); }
+
+  DynMatrix identity() const override { return group_.identity(); }
+  DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const override { return group_.compose(point(g), point(h)); }
+  DynMatrix inverse(const DynMatrix& g) const override { return group_.inverse(point(g)); }
+  DynMatrix act(const DynMatrix& g, const DynMatrix& p) const override {
+    return group_.act(point(g), detail::from_dynamic<typename Group::ActedPoint>(name_ + "::act", "acted point", p));
+  }
+  DynMatrix algebra_exp(const DynMatrix& a) const override {
+    return group_.algebra_exp(detail::from_dynamic<typename Group::Algebra>(name_ + "::algebra_exp", "algebra vector", a));
+  }
+  DynMatrix algebra_log(const DynMatrix& g) const override { return group_.algebra_log(point(g)); }
+  DynMatrix gyro_add(const DynMatrix&, const DynMatrix&) const override { throw no_metric("gyro_add"); }
+  DynMatrix gyro_inverse(const DynMatrix&) const override { throw no_metric("gyro_inverse"); }
+  DynMatrix gyration(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw no_metric("gyration"); }
+  DynMatrix gyro_scale(double, const DynMatrix&) const override { throw no_metric("gyro_scale"); }
+
+  std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const override {
+    std::vector<std::pair<std::string, double>> out;
+    check::LieGroupLawOptions options;
+    options.max_algebra_norm = 1.0;  // inside the principal domain of every group here
+    detail::append(out, check::lie_group_laws(group_, detail::demo_seeds(cases), options));
+    return out;
+  }
+
+ private:
+  Point point(const DynMatrix& m) const { return detail::from_dynamic<Point>(name_, "matrix", m); }
+  DomainError no_metric(const char* op) const {
+    return DomainError(name_ + "::" + op, "the space is a matrix group without a Riemannian metric in Gyre", name_);
   }
 
   std::string name_;

@@ -1,0 +1,255 @@
+#pragma once
+// ============================================================================================
+//  The full-rank correlation matrices Cor⁺(n) (SPD with unit diagonal) with the
+//  poly-Poincaré-ball Cholesky structure used by GyroBN (Chen et al. 2025; Thanwerdas & Pennec's
+//  poly-hyperbolic-Cholesky metric): Cor⁺(n) is diffeomorphic to a product of Poincaré balls
+//  B¹ × B² × … × Bⁿ⁻¹ (curvature −1), and every operation is the balls', row by row.
+// ============================================================================================
+//  φ         C = LLᵀ (Cholesky). Row i of L (i = 1 … n−1) is a unit vector rᵢ ∈ ℝⁱ⁺¹ with positive
+//            last entry, i.e. a point of an open hemisphere; its stereographic image is
+//            xᵢ = rᵢ[0 … i−1]/(1 + rᵢ[i]) ∈ Bⁱ, and back rᵢ = (2xᵢ, 1 − ‖xᵢ‖²)/(1 + ‖xᵢ‖²).
+//  Tangents  symmetric with zero diagonal. dφ: dL = L·(L⁻¹ dC L⁻ᵀ)_½ (the Cholesky derivative;
+//            (A)_½ = strictly lower + half diagonal), then dxᵢ = drᵢ,<ᵢ/(1 + rᵢᵢ) − rᵢ,<ᵢ·drᵢᵢ/(1 + rᵢᵢ)²;
+//            back through dr = (2dx/s − 4x⟨x,dx⟩/s², −4⟨x,dx⟩/s²), s = 1 + ‖x‖², and dC = dL Lᵀ + L dLᵀ.
+//  Metric    Σᵢ of the Poincaré metrics of the balls; exp, log, transport, dist: the balls' (the
+//            κ-stereographic model at κ = −1, stereographic.hpp), so the space is complete and
+//            simply connected (injectivity radius +∞).
+//  Gyro      ⊕, ⊖, gyr, ⊗ are the balls' Möbius operations row by row; the identity is I.
+//  project   the Frobenius-orthogonal projection onto symmetric zero-diagonal matrices.
+//  Sampling  each row from the ball's random_point; random_tangent: the balls' standard Gaussians.
+// ============================================================================================
+
+#include <limits>
+#include <vector>
+
+#include "gyre/core/checks.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/core/gyrogroup.hpp"
+#include "gyre/core/manifold.hpp"
+#include "gyre/core/rng.hpp"
+#include "gyre/core/types.hpp"
+#include "gyre/core/validate.hpp"
+#include "spd/log_cholesky.hpp"
+#include "stereographic/stereographic.hpp"
+
+namespace gyre {
+
+/// Cor⁺(n) with the poly-Poincaré-ball Cholesky metric and gyro structure.
+template <class T>
+class Correlation {
+ public:
+  using Scalar = T;
+  using Point = Matrix<T>;
+  using Tangent = Matrix<T>;
+
+  explicit Correlation(int n) : n_(n) {
+    if (n < 2) throw DomainError("Correlation::Correlation", "matrix size n must be at least 2", n);
+    for (int i = 1; i < n; ++i) balls_.emplace_back(i, -1.0);
+  }
+
+  [[nodiscard]] int n() const { return n_; }
+  [[nodiscard]] int dim() const { return n_ * (n_ - 1) / 2; }
+  [[nodiscard]] T injectivity_radius() const { return std::numeric_limits<T>::infinity(); }
+
+  // ── The chart φ and its differential (public: the layers work in the balls) ──
+  using Rows = std::vector<Vector<T>>;  // xᵢ ∈ Bⁱ, i = 1 … n−1 (index i − 1)
+  [[nodiscard]] Rows to_balls(const Point& c) const {
+    const Matrix<T> l = spd::cholesky_factor<T>("Correlation::to_balls", c);
+    Rows x;
+    for (int i = 1; i < n_; ++i) x.push_back(normalized_row(l, i).head(i) / (1 + normalized_row(l, i)(i)));
+    return x;
+  }
+  [[nodiscard]] Point from_balls(const Rows& x) const {
+    Matrix<T> l = Matrix<T>::Zero(n_, n_);
+    l(0, 0) = 1;
+    for (int i = 1; i < n_; ++i) {
+      const T s = 1 + x[i - 1].squaredNorm();
+      l.row(i).head(i) = (2 / s) * x[i - 1].transpose();
+      l(i, i) = (2 - s) / s;  // (1 − ‖x‖²)/(1 + ‖x‖²)
+    }
+    Point c = linalg::symmetric_part<T>(l * l.transpose());
+    c.diagonal().setOnes();  // exact by construction; remove the rounding
+    return c;
+  }
+  [[nodiscard]] Rows tangent_to_balls(const Point& c, const Tangent& v) const {
+    const Matrix<T> l = spd::cholesky_factor<T>("Correlation::tangent_to_balls", c);
+    const Matrix<T> dl = spd::cholesky_tangent<T>(l, v);
+    Rows dx;
+    for (int i = 1; i < n_; ++i) {
+      const T last = l(i, i);
+      dx.push_back(dl.row(i).head(i).transpose() / (1 + last) -
+                   l.row(i).head(i).transpose() * (dl(i, i) / ((1 + last) * (1 + last))));
+    }
+    return dx;
+  }
+  [[nodiscard]] Tangent tangent_from_balls(const Rows& x, const Rows& dx) const {
+    const Point c = from_balls(x);
+    const Matrix<T> l = spd::cholesky_factor<T>("Correlation::tangent_from_balls", c);
+    Matrix<T> dl = Matrix<T>::Zero(n_, n_);
+    for (int i = 1; i < n_; ++i) {
+      const T s = 1 + x[i - 1].squaredNorm();
+      const T xdx = x[i - 1].dot(dx[i - 1]);
+      dl.row(i).head(i) = ((2 / s) * dx[i - 1] - (4 * xdx / (s * s)) * x[i - 1]).transpose();
+      dl(i, i) = -4 * xdx / (s * s);
+    }
+    Tangent v = spd::spd_tangent<T>(l, dl);
+    v.diagonal().setZero();
+    return v;
+  }
+
+  // ── Manifold ──
+  [[nodiscard]] Point exp(const Point& c, const Tangent& v) const {
+    if (checks_enabled()) check_point_tangent("Correlation::exp", c, v);
+    const Rows x = to_balls(c);
+    const Rows dx = tangent_to_balls(c, v);
+    Rows y;
+    for (int i = 1; i < n_; ++i) y.push_back(ball(i).exp(x[i - 1], dx[i - 1]));
+    return from_balls(y);
+  }
+  [[nodiscard]] Tangent log(const Point& c, const Point& d) const {
+    if (checks_enabled()) check_two_points("Correlation::log", c, d);
+    const Rows x = to_balls(c);
+    const Rows y = to_balls(d);
+    Rows v;
+    for (int i = 1; i < n_; ++i) v.push_back(ball(i).log(x[i - 1], y[i - 1]));
+    return tangent_from_balls(x, v);
+  }
+  [[nodiscard]] Tangent transport(const Point& c, const Point& d, const Tangent& w) const {
+    if (checks_enabled()) {
+      check_two_points("Correlation::transport", c, d);
+      check_tangent("Correlation::transport", w);
+    }
+    const Rows x = to_balls(c);
+    const Rows y = to_balls(d);
+    const Rows dw = tangent_to_balls(c, w);
+    Rows moved;
+    for (int i = 1; i < n_; ++i) moved.push_back(ball(i).transport(x[i - 1], y[i - 1], dw[i - 1]));
+    return tangent_from_balls(y, moved);
+  }
+  [[nodiscard]] T inner(const Point& c, const Tangent& u, const Tangent& v) const {
+    if (checks_enabled()) {
+      check_point_tangent("Correlation::inner", c, u);
+      check_tangent("Correlation::inner", v);
+    }
+    const Rows x = to_balls(c);
+    const Rows du = tangent_to_balls(c, u);
+    const Rows dv = tangent_to_balls(c, v);
+    T sum = 0;
+    for (int i = 1; i < n_; ++i) sum += ball(i).inner(x[i - 1], du[i - 1], dv[i - 1]);
+    return sum;
+  }
+  [[nodiscard]] T norm(const Point& c, const Tangent& v) const { return std::sqrt(std::max(T(0), inner(c, v, v))); }
+  [[nodiscard]] T dist(const Point& c, const Point& d) const {
+    if (checks_enabled()) check_two_points("Correlation::dist", c, d);
+    const Rows x = to_balls(c);
+    const Rows y = to_balls(d);
+    T sum = 0;
+    for (int i = 1; i < n_; ++i) {
+      const T di = ball(i).dist(x[i - 1], y[i - 1]);
+      sum += di * di;
+    }
+    return std::sqrt(sum);
+  }
+  [[nodiscard]] Tangent project(const Point& c, const Tangent& a) const {
+    if (checks_enabled()) {
+      check_point("Correlation::project", c);
+      require_shape("Correlation::project", "ambient matrix", a, n_, n_);
+      require_finite("Correlation::project", "ambient matrix", a);
+    }
+    Tangent v = linalg::symmetric_part<T>(a);
+    v.diagonal().setZero();
+    return v;
+  }
+  [[nodiscard]] Point retract(const Point& c, const Tangent& v) const { return exp(c, v); }
+  [[nodiscard]] Point random_point(Rng& rng) const {
+    Rows x;
+    for (int i = 1; i < n_; ++i) x.push_back(ball(i).random_point(rng));
+    return from_balls(x);
+  }
+  [[nodiscard]] Tangent random_tangent(const Point& c, Rng& rng) const {
+    const Rows x = to_balls(c);
+    Rows v;
+    for (int i = 1; i < n_; ++i) v.push_back(ball(i).random_tangent(x[i - 1], rng));
+    return tangent_from_balls(x, v);
+  }
+
+  // ── Gyrogroup ──
+  [[nodiscard]] Point gyro_identity() const { return Point::Identity(n_, n_); }
+  [[nodiscard]] Point gyro_add(const Point& a, const Point& b) const {
+    if (checks_enabled()) check_two_points("Correlation::gyro_add", a, b);
+    return rowwise(a, b, [](const Stereographic<T>& s, const Vector<T>& p, const Vector<T>& q) { return s.gyro_add(p, q); });
+  }
+  [[nodiscard]] Point gyro_inverse(const Point& a) const {
+    if (checks_enabled()) check_point("Correlation::gyro_inverse", a);
+    Rows x = to_balls(a);
+    for (auto& row : x) row = -row;
+    return from_balls(x);
+  }
+  [[nodiscard]] Point gyration(const Point& a, const Point& b, const Point& c) const {
+    if (checks_enabled()) {
+      check_two_points("Correlation::gyration", a, b);
+      check_point("Correlation::gyration", c);
+    }
+    const Rows x = to_balls(a);
+    const Rows y = to_balls(b);
+    const Rows z = to_balls(c);
+    Rows out;
+    for (int i = 1; i < n_; ++i) out.push_back(ball(i).gyration(x[i - 1], y[i - 1], z[i - 1]));
+    return from_balls(out);
+  }
+  [[nodiscard]] Point gyro_scale(T r, const Point& a) const {
+    if (checks_enabled()) check_point("Correlation::gyro_scale", a);
+    Rows x = to_balls(a);
+    for (int i = 1; i < n_; ++i) x[i - 1] = ball(i).gyro_scale(r, x[i - 1]);
+    return from_balls(x);
+  }
+
+  void check_point(const Point& c) const { check_point("Correlation::check_point", c); }
+  void check_tangent(const Point& c, const Tangent& v) const { check_point_tangent("Correlation::check_tangent", c, v); }
+
+ private:
+  const Stereographic<T>& ball(int i) const { return balls_[static_cast<std::size_t>(i - 1)]; }
+
+  // Row i of L, renormalised to unit length (it is, up to rounding).
+  static Vector<T> normalized_row(const Matrix<T>& l, int i) {
+    const Vector<T> r = l.row(i).head(i + 1).transpose();
+    return r / r.norm();
+  }
+
+  template <class Op>
+  Point rowwise(const Point& a, const Point& b, Op op) const {
+    const Rows x = to_balls(a);
+    const Rows y = to_balls(b);
+    Rows out;
+    for (int i = 1; i < n_; ++i) out.push_back(op(ball(i), x[i - 1], y[i - 1]));
+    return from_balls(out);
+  }
+
+  void check_point(const char* function, const Point& c) const {
+    spd::check_spd(function, c, n_);
+    const T diagonal = (c.diagonal().array() - 1).abs().maxCoeff();
+    require_small(function, "matrix does not have a unit diagonal (max |Cᵢᵢ − 1|)", diagonal, membership_tolerance<T>());
+  }
+  void check_tangent(const char* function, const Tangent& v) const {
+    spd::check_symmetric_tangent(function, v, n_);
+    const T scale = std::max(T(1), v.cwiseAbs().maxCoeff());
+    require_small(function, "tangent vector does not have a zero diagonal (max |Vᵢᵢ| / max(1, max |V|))",
+                  v.diagonal().cwiseAbs().maxCoeff() / scale, membership_tolerance<T>());
+  }
+  void check_point_tangent(const char* function, const Point& c, const Tangent& v) const {
+    check_point(function, c);
+    check_tangent(function, v);
+  }
+  void check_two_points(const char* function, const Point& c, const Point& d) const {
+    check_point(function, c);
+    check_point(function, d);
+  }
+
+  int n_;
+  std::vector<Stereographic<T>> balls_;
+};
+
+static_assert(is_manifold_v<Correlation<float>> && is_manifold_v<Correlation<double>>);
+static_assert(is_gyrogroup_v<Correlation<double>>);
+
+}  // namespace gyre

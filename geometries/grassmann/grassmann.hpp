@@ -1,0 +1,307 @@
+#pragma once
+// ============================================================================================
+//  The Grassmannian Gr(n, p) of p-dimensional subspaces of ℝⁿ, in two representations:
+//  Grassmann<T>           points n×p orthonormal bases U (any basis of the subspace),
+//  GrassmannProjector<T>  points n×n orthogonal projectors P = U Uᵀ of rank p.
+// ============================================================================================
+//  Tangents  at a basis U: horizontal n×p matrices Δ (UᵀΔ = 0), expressed at that basis;
+//            at a projector P: symmetric X = ΔUᵀ + UΔᵀ (X = PX + XP).
+//  Metric    ⟨Δ₁, Δ₂⟩ = tr(Δ₁ᵀΔ₂) = ½ tr(X₁X₂): the canonical metric, d² = Σ θᵢ² over the
+//            principal angles θᵢ. (geomstats puts tr(X₁X₂) on projectors, i.e. d² = 2Σθᵢ².)
+//  angles    θᵢ = atan2(sᵢ, cᵢ) from the SVD UᵀY = A·diag(c)·Bᵀ and the column norms sᵢ of
+//            (I − UUᵀ)YB (Björck & Golub 1973): accurate for small angles and near π/2, unlike
+//            acos(cᵢ) alone.
+//  exp       Δ = QΣVᵀ (thin SVD): exp_U(Δ) = U V cosΣ Vᵀ + Q sinΣ Vᵀ (Edelman, Arias & Smith 1998),
+//            re-orthonormalised by Y(YᵀY)^-½.
+//  log       SVD-based, no matrix logarithm: log_U(Y) = (I − UUᵀ)YB·diag(θᵢ/sᵢ)·Aᵀ, with θ/s → 1/c
+//            as s → 0. Cut locus: a principal angle of π/2 (cᵢ ≤ 4ε), where the log is not unique:
+//            DomainError. Injectivity radius π/2.
+//  transport along the geodesic U → Y, Δ = log_U(Y) = QΣVᵀ:
+//            W ↦ (−U V sinΣ Qᵀ + Q cosΣ Qᵀ + I − QQᵀ)W (Edelman et al. (2.68)), then re-expressed at the
+//            basis Y as given: the geodesic ends at the basis Y' = exp_U(Δ) = Y·O, O = Y'ᵀY orthogonal,
+//            and a tangent W' at Y' is W'·O at Y.
+//  Point comparison: two bases are the same point when their projectors agree; point_gap(U, Y) =
+//            ‖UUᵀ − YYᵀ‖_F/√2 (= √Σ sin²θᵢ) is what the law checker compares.
+//  Sampling  random_point: Haar (QR of a Gaussian); random_tangent: (I − UUᵀ)G, G Gaussian.
+// ============================================================================================
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <boost/math/constants/constants.hpp>
+
+#include "gyre/core/checks.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/core/manifold.hpp"
+#include "gyre/core/rng.hpp"
+#include "gyre/core/types.hpp"
+#include "gyre/core/validate.hpp"
+#include "gyre/linalg/symmetric_functions.hpp"
+
+namespace gyre {
+
+namespace grassmann {
+
+/// The principal-angle decomposition of two bases: UᵀY = A·diag(c)·Bᵀ, sᵢ = ‖((I − UUᵀ)YB)ᵢ‖,
+/// θᵢ = atan2(sᵢ, cᵢ), and the columns of (I − UUᵀ)YB.
+template <class T>
+struct PrincipalAngles {
+  Matrix<T> a, b;
+  Vector<T> cosines, sines, angles;
+  Matrix<T> orthogonal_part;  // (I − UUᵀ)YB, columns orthogonal with norms sᵢ
+};
+
+template <class T>
+[[nodiscard]] PrincipalAngles<T> principal_angles(const Matrix<T>& u, const Matrix<T>& y) {
+  const Eigen::JacobiSVD<Matrix<T>> svd(u.transpose() * y, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  PrincipalAngles<T> r;
+  r.a = svd.matrixU();
+  r.b = svd.matrixV();
+  r.cosines = svd.singularValues().cwiseMin(T(1));
+  const Matrix<T> yb = y * r.b;
+  r.orthogonal_part = yb - u * (u.transpose() * yb);
+  r.sines = r.orthogonal_part.colwise().norm().transpose();
+  r.angles.resize(r.cosines.size());
+  for (Eigen::Index i = 0; i < r.cosines.size(); ++i) r.angles(i) = std::atan2(r.sines(i), r.cosines(i));
+  return r;
+}
+
+/// Y(YᵀY)^-½: the orthonormal basis nearest to Y (removes rounding drift, keeps the basis).
+template <class T>
+[[nodiscard]] Matrix<T> reorthonormalize(const Matrix<T>& y) {
+  const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(Matrix<T>(y.transpose() * y));
+  return y * linalg::apply(e, linalg::InverseSqrt{});
+}
+
+/// An orthonormal basis of the column span of any full-rank n×p matrix (DomainError naming the
+/// smallest singular value when it is rank-deficient).
+template <class T>
+[[nodiscard]] Matrix<T> basis_of(const Matrix<T>& a) {
+  require_finite("grassmann::basis_of", "matrix", a);
+  if (a.cols() > a.rows() || a.cols() < 1) {
+    throw ShapeError("grassmann::basis_of", "needs an n×p matrix with 1 ≤ p ≤ n", shape_string(a.rows(), a.cols()));
+  }
+  const Eigen::JacobiSVD<Matrix<T>> svd(a);
+  const T smallest = svd.singularValues()(a.cols() - 1);
+  if (!(smallest > std::numeric_limits<T>::epsilon() * svd.singularValues()(0) * static_cast<T>(a.rows()))) {
+    throw DomainError("grassmann::basis_of", "basis is rank-deficient (smallest singular value)", smallest);
+  }
+  const Eigen::HouseholderQR<Matrix<T>> qr(a);
+  return qr.householderQ() * Matrix<T>::Identity(a.rows(), a.cols());
+}
+
+}  // namespace grassmann
+
+/// Gr(n, p) with points as n×p orthonormal bases.
+template <class T>
+class Grassmann {
+ public:
+  using Scalar = T;
+  using Point = Matrix<T>;
+  using Tangent = Matrix<T>;
+
+  Grassmann(int n, int p) : n_(n), p_(p) {
+    if (p < 1 || n <= p) {
+      throw DomainError("Grassmann::Grassmann", "needs 1 ≤ p < n (p)", std::to_string(p) + " of n = " + std::to_string(n));
+    }
+  }
+
+  [[nodiscard]] int n() const { return n_; }
+  [[nodiscard]] int p() const { return p_; }
+  [[nodiscard]] int dim() const { return p_ * (n_ - p_); }
+  [[nodiscard]] T injectivity_radius() const { return boost::math::constants::half_pi<T>(); }
+
+  [[nodiscard]] Point exp(const Point& u, const Tangent& delta) const {
+    if (checks_enabled()) check_point_tangent("Grassmann::exp", u, delta);
+    return exp_unchecked(u, delta);
+  }
+
+  [[nodiscard]] Tangent log(const Point& u, const Point& y) const {
+    if (checks_enabled()) check_two_points("Grassmann::log", u, y);
+    return log_unchecked("Grassmann::log", u, y);
+  }
+
+  [[nodiscard]] Tangent transport(const Point& u, const Point& y, const Tangent& w) const {
+    if (checks_enabled()) {
+      check_two_points("Grassmann::transport", u, y);
+      check_tangent("Grassmann::transport", u, w);
+    }
+    const Tangent delta = log_unchecked("Grassmann::transport", u, y);
+    const Eigen::JacobiSVD<Matrix<T>> svd(delta, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Matrix<T>& q = svd.matrixU();
+    const Matrix<T>& v = svd.matrixV();
+    const Vector<T> sigma = svd.singularValues();
+    const Matrix<T> qtw = q.transpose() * w;
+    Matrix<T> moved = w - q * qtw;
+    moved += -u * (v * sigma.array().sin().matrix().asDiagonal() * qtw) +
+             q * (sigma.array().cos().matrix().asDiagonal() * qtw);
+    // `moved` is tangent at the geodesic's end basis Y' = Y·O; re-express it at Y.
+    const Point end = exp_unchecked(u, delta);
+    const Matrix<T> o = end.transpose() * y;
+    Tangent at_y = moved * o;
+    return at_y - y * (y.transpose() * at_y);  // strip the rounding's vertical part
+  }
+
+  [[nodiscard]] T inner(const Point& u, const Tangent& a, const Tangent& b) const {
+    if (checks_enabled()) {
+      check_point_tangent("Grassmann::inner", u, a);
+      check_tangent("Grassmann::inner", u, b);
+    }
+    return a.cwiseProduct(b).sum();
+  }
+  [[nodiscard]] T norm(const Point& u, const Tangent& v) const {
+    if (checks_enabled()) check_point_tangent("Grassmann::norm", u, v);
+    return v.norm();
+  }
+  /// √Σθᵢ² over the principal angles.
+  [[nodiscard]] T dist(const Point& u, const Point& y) const {
+    if (checks_enabled()) check_two_points("Grassmann::dist", u, y);
+    return grassmann::principal_angles<T>(u, y).angles.norm();
+  }
+  /// (I − UUᵀ)A.
+  [[nodiscard]] Tangent project(const Point& u, const Tangent& a) const {
+    if (checks_enabled()) {
+      check_point("Grassmann::project", u);
+      require_shape("Grassmann::project", "ambient matrix", a, n_, p_);
+      require_finite("Grassmann::project", "ambient matrix", a);
+    }
+    return a - u * (u.transpose() * a);
+  }
+  /// The QR retraction: an orthonormal basis of U + Δ.
+  [[nodiscard]] Point retract(const Point& u, const Tangent& delta) const {
+    if (checks_enabled()) check_point_tangent("Grassmann::retract", u, delta);
+    return grassmann::reorthonormalize<T>(Matrix<T>(u + delta));
+  }
+  [[nodiscard]] Point random_point(Rng& rng) const {
+    const Eigen::HouseholderQR<Matrix<T>> qr(rng.normal_matrix<T>(n_, p_));
+    return qr.householderQ() * Matrix<T>::Identity(n_, p_);
+  }
+  [[nodiscard]] Tangent random_tangent(const Point& u, Rng& rng) const {
+    const Matrix<T> g = rng.normal_matrix<T>(n_, p_);
+    return g - u * (u.transpose() * g);
+  }
+  /// ‖UUᵀ − YYᵀ‖_F/√2: zero exactly when the bases span the same subspace.
+  [[nodiscard]] T point_gap(const Point& u, const Point& y) const {
+    return (u * u.transpose() - y * y.transpose()).norm() / std::sqrt(T(2));
+  }
+
+  // ── Gyro structure (Nguyen & Yang 2023; GyroBN): identity I_{n,p} = [I_p; 0] ──
+  // With log_{I_{n,p}}(U) = [0; B], Ω_U = [[0, −Bᵀ], [B, 0]] (skew), and E_U = exp(Ω_U):
+  //   U ⊕ V = E_U·V,  ⊖U = E_Uᵀ·I_{n,p},  t ⊗ U = exp(tΩ_U)·I_{n,p} = exp_I(t·log_I U),
+  //   gyr[U, V]W = E_{U⊕V}ᵀ E_U E_V · W  (an orthogonal matrix: gyrations are isometries).
+  // E_U in closed form from B = QΣVᵀ: [[V cosΣ Vᵀ, −V sinΣ Qᵀ], [Q sinΣ Vᵀ, I − Q(I − cosΣ)Qᵀ]].
+  // Defined while U has no principal angle π/2 with I_{n,p} (DomainError there, as log is).
+  // Every gyrogroup law holds (tests/geometries/gyrogroup_test.cpp measures the left loop property
+  // to 1e-15 too), as do GyroBN's pseudo-reduction gyr[⊖U, U] = id and isometric gyrations.
+  [[nodiscard]] Point gyro_identity() const { return Matrix<T>::Identity(n_, p_); }
+  [[nodiscard]] Point gyro_add(const Point& u, const Point& v) const {
+    if (checks_enabled()) check_two_points("Grassmann::gyro_add", u, v);
+    return grassmann::reorthonormalize<T>(Matrix<T>(rotation_of("Grassmann::gyro_add", u) * v));
+  }
+  [[nodiscard]] Point gyro_inverse(const Point& u) const {
+    if (checks_enabled()) check_point("Grassmann::gyro_inverse", u);
+    return rotation_of("Grassmann::gyro_inverse", u).transpose() * Matrix<T>::Identity(n_, p_);
+  }
+  [[nodiscard]] Point gyration(const Point& u, const Point& v, const Point& w) const {
+    if (checks_enabled()) {
+      check_two_points("Grassmann::gyration", u, v);
+      check_point("Grassmann::gyration", w);
+    }
+    const Matrix<T> eu = rotation_of("Grassmann::gyration", u);
+    const Matrix<T> ev = rotation_of("Grassmann::gyration", v);
+    const Matrix<T> sum = grassmann::reorthonormalize<T>(Matrix<T>(eu * v));
+    const Matrix<T> e_sum = rotation_of("Grassmann::gyration", sum);
+    return e_sum.transpose() * (eu * (ev * w));
+  }
+  [[nodiscard]] Point gyro_scale(T t, const Point& u) const {
+    if (checks_enabled()) {
+      check_point("Grassmann::gyro_scale", u);
+      if (!std::isfinite(t)) throw DomainError("Grassmann::gyro_scale", "scalar must be finite", t);
+    }
+    const Point id = gyro_identity();
+    return exp_unchecked(id, Tangent(log_unchecked("Grassmann::gyro_scale", id, u) * t));
+  }
+
+  void check_point(const Point& u) const { check_point("Grassmann::check_point", u); }
+  void check_tangent(const Point& u, const Tangent& v) const { check_point_tangent("Grassmann::check_tangent", u, v); }
+
+ private:
+  // E_U = exp(Ω_U), n×n orthogonal, in closed form (see gyro_add).
+  Matrix<T> rotation_of(const char* function, const Point& u) const {
+    const Point id = gyro_identity();
+    const Matrix<T> b = log_unchecked(function, id, u).bottomRows(n_ - p_);
+    const Eigen::JacobiSVD<Matrix<T>> svd(b, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Matrix<T>& q = svd.matrixU();
+    const Matrix<T>& v = svd.matrixV();
+    const Vector<T> sigma = svd.singularValues();
+    const Vector<T> c = sigma.array().cos().matrix();
+    const Vector<T> s = sigma.array().sin().matrix();
+    Matrix<T> e(n_, n_);
+    e.topLeftCorner(p_, p_) = v * c.asDiagonal() * v.transpose();
+    e.topRightCorner(p_, n_ - p_) = -v * s.asDiagonal() * q.transpose();
+    e.bottomLeftCorner(n_ - p_, p_) = q * s.asDiagonal() * v.transpose();
+    e.bottomRightCorner(n_ - p_, n_ - p_) =
+        Matrix<T>::Identity(n_ - p_, n_ - p_) - q * (Vector<T>::Ones(c.size()) - c).asDiagonal() * q.transpose();
+    return e;
+  }
+
+  Point exp_unchecked(const Point& u, const Tangent& delta) const {
+    const Eigen::JacobiSVD<Matrix<T>> svd(delta, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Vector<T> sigma = svd.singularValues();
+    const Matrix<T>& v = svd.matrixV();
+    const Point y = u * (v * sigma.array().cos().matrix().asDiagonal() * v.transpose()) +
+                    svd.matrixU() * (sigma.array().sin().matrix().asDiagonal() * v.transpose());
+    return grassmann::reorthonormalize<T>(y);
+  }
+
+  Tangent log_unchecked(const char* function, const Point& u, const Point& y) const {
+    const grassmann::PrincipalAngles<T> pa = grassmann::principal_angles<T>(u, y);
+    Vector<T> ratio(p_);  // θᵢ/sᵢ, → 1/cᵢ as sᵢ → 0
+    for (int i = 0; i < p_; ++i) {
+      const T c = pa.cosines(i);
+      const T s = pa.sines(i);
+      if (!(c > 4 * std::numeric_limits<T>::epsilon())) {
+        throw DomainError(function, "a principal angle is π/2, the log is not unique (cos θ)", c);
+      }
+      // θ = atan(t), t = s/c (c > 0 here): θ/s = (atan(t)/t)/c, with the series 1 − t²/3 below
+      // t = 1e-4 (its next term t⁴/5 is below ε there).
+      const T t = s / c;
+      ratio(i) = (t < T(1e-4) ? 1 - t * t / 3 : std::atan(t) / t) / c;
+    }
+    const Tangent delta = pa.orthogonal_part * ratio.asDiagonal() * pa.a.transpose();
+    return delta - u * (u.transpose() * delta);
+  }
+
+  void check_point(const char* function, const Point& u) const {
+    require_shape(function, "basis", u, n_, p_);
+    require_finite(function, "basis", u);
+    const T error = (u.transpose() * u - Matrix<T>::Identity(p_, p_)).cwiseAbs().maxCoeff();
+    require_small(function, "basis is not orthonormal (max |UᵀU − I|)", error, membership_tolerance<T>());
+  }
+  void check_tangent(const char* function, const Point& u, const Tangent& v) const {
+    require_shape(function, "tangent vector", v, n_, p_);
+    require_finite(function, "tangent vector", v);
+    const T error = (u.transpose() * v).cwiseAbs().maxCoeff() / std::max(T(1), v.cwiseAbs().maxCoeff());
+    require_small(function, "vector is not horizontal at U (max |UᵀΔ|/max(1, max |Δ|))", error,
+                  membership_tolerance<T>());
+  }
+  void check_point_tangent(const char* function, const Point& u, const Tangent& v) const {
+    check_point(function, u);
+    check_tangent(function, u, v);
+  }
+  void check_two_points(const char* function, const Point& u, const Point& y) const {
+    check_point(function, u);
+    check_point(function, y);
+  }
+
+  int n_;
+  int p_;
+};
+
+static_assert(is_manifold_v<Grassmann<float>> && is_manifold_v<Grassmann<double>>);
+
+}  // namespace gyre

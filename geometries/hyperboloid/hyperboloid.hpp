@@ -1,0 +1,163 @@
+#pragma once
+// ============================================================================================
+//  The hyperboloid model of hyperbolic n-space (curvature −1):
+//  Hⁿ = {x ∈ ℝⁿ⁺¹ : ⟨x, x⟩_L = −1, x₀ > 0}, ⟨a, b⟩_L = −a₀b₀ + Σᵢ aᵢbᵢ (Minkowski).
+// ============================================================================================
+//  Tangents T_x = {v : ⟨x, v⟩_L = 0}, metric ⟨u, v⟩_L (positive definite there).
+//  exp       exp_x(v) = cosh‖v‖·x + sinh‖v‖·v/‖v‖, re-projected onto Hⁿ by x₀ = √(1 + Σxᵢ²)
+//            (geomstats rescales by √|⟨x,x⟩_L| instead, which turns rounding into a 1e-3 error
+//            at distance 10).
+//  log       log_x(y) = asinh(‖u‖)/‖u‖·u, u = y + ⟨x, y⟩_L·x formed as δ + ⟨x, δ⟩_L·x with δ = y − x
+//            (no cancellation for nearby points; ‖u‖ = sinh d, so d = asinh‖u‖, not the
+//            arccosh(−⟨x,y⟩_L) that geomstats rounds to 0 for close points).
+//  dist      asinh‖u‖_L
+//  transport along the geodesic x → y: w ↦ w + ⟨y, w⟩_L/(1 − ⟨x, y⟩_L)·(x + y)
+//  Complete and simply connected: injectivity radius +∞.
+//  Sampling  random_point = exp_o(Z/2) at the origin o = (1, 0, …, 0), Z standard in T_o (points
+//            about one unit from o: coordinates grow like e^d, and so does the model's rounding);
+//            random_tangent: a standard Gaussian of T_x (transported from T_o).
+//  Conversions to and from the Poincaré ball: geometries/stereographic/model_conversions.hpp.
+// ============================================================================================
+
+#include <cmath>
+#include <limits>
+
+#include "gyre/core/checks.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/core/manifold.hpp"
+#include "gyre/core/rng.hpp"
+#include "gyre/core/types.hpp"
+#include "gyre/core/validate.hpp"
+
+namespace gyre {
+
+/// ⟨a, b⟩_L = −a₀b₀ + Σ aᵢbᵢ.
+template <class T>
+[[nodiscard]] T minkowski_inner(const Vector<T>& a, const Vector<T>& b) {
+  return a.tail(a.size() - 1).dot(b.tail(b.size() - 1)) - a(0) * b(0);
+}
+
+/// Hyperbolic n-space in the hyperboloid model.
+template <class T>
+class Hyperboloid {
+ public:
+  using Scalar = T;
+  using Point = Vector<T>;
+  using Tangent = Vector<T>;
+
+  explicit Hyperboloid(int n) : n_(n) {
+    if (n < 1) throw DomainError("Hyperboloid::Hyperboloid", "dimension n must be at least 1", n);
+  }
+
+  [[nodiscard]] int n() const { return n_; }
+  [[nodiscard]] int dim() const { return n_; }
+  [[nodiscard]] T injectivity_radius() const { return std::numeric_limits<T>::infinity(); }
+  /// The origin (1, 0, …, 0).
+  [[nodiscard]] Point origin() const { return Point::Unit(n_ + 1, 0); }
+
+  [[nodiscard]] Point exp(const Point& x, const Tangent& v) const {
+    if (checks_enabled()) check_point_tangent("Hyperboloid::exp", x, v);
+    const T t = std::sqrt(std::max(T(0), minkowski_inner<T>(v, v)));
+    const T sinh_ratio = t < T(1e-4) ? 1 + t * t / 6 : std::sinh(t) / t;  // error t⁴/120 < ε below 1e-4
+    return on_hyperboloid(Point(std::cosh(t) * x + sinh_ratio * v));
+  }
+
+  [[nodiscard]] Tangent log(const Point& x, const Point& y) const {
+    if (checks_enabled()) check_two_points("Hyperboloid::log", x, y);
+    const Tangent u = chord(x, y);
+    const T s = std::sqrt(std::max(T(0), minkowski_inner<T>(u, u)));
+    return u * asinh_ratio(s);
+  }
+
+  [[nodiscard]] Tangent transport(const Point& x, const Point& y, const Tangent& w) const {
+    if (checks_enabled()) {
+      check_two_points("Hyperboloid::transport", x, y);
+      check_tangent("Hyperboloid::transport", x, w);
+    }
+    // 1 − ⟨x, y⟩_L = 2 − ⟨x, δ⟩_L ≥ 2.
+    const T denominator = 2 - minkowski_inner<T>(x, Point(y - x));
+    return w + (minkowski_inner<T>(y, w) / denominator) * (x + y);
+  }
+
+  [[nodiscard]] T inner(const Point& x, const Tangent& u, const Tangent& v) const {
+    if (checks_enabled()) {
+      check_point_tangent("Hyperboloid::inner", x, u);
+      check_tangent("Hyperboloid::inner", x, v);
+    }
+    return minkowski_inner<T>(u, v);
+  }
+  [[nodiscard]] T norm(const Point& x, const Tangent& v) const {
+    return std::sqrt(std::max(T(0), inner(x, v, v)));
+  }
+  [[nodiscard]] T dist(const Point& x, const Point& y) const {
+    if (checks_enabled()) check_two_points("Hyperboloid::dist", x, y);
+    const Tangent u = chord(x, y);
+    return std::asinh(std::sqrt(std::max(T(0), minkowski_inner<T>(u, u))));
+  }
+  /// a + ⟨x, a⟩_L·x.
+  [[nodiscard]] Tangent project(const Point& x, const Tangent& a) const {
+    if (checks_enabled()) {
+      check_point("Hyperboloid::project", x);
+      require_size("Hyperboloid::project", "ambient vector", a, n_ + 1);
+      require_finite("Hyperboloid::project", "ambient vector", a);
+    }
+    return a + minkowski_inner<T>(x, a) * x;
+  }
+  [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return exp(x, v); }
+
+  [[nodiscard]] Point random_point(Rng& rng) const {
+    return exp(origin(), Tangent(random_tangent(origin(), rng) / T(2)));
+  }
+  [[nodiscard]] Tangent random_tangent(const Point& x, Rng& rng) const {
+    Tangent z = Tangent::Zero(n_ + 1);
+    z.tail(n_) = rng.normal_matrix<T>(n_, 1);
+    return transport(origin(), x, z);
+  }
+
+  void check_point(const Point& x) const { check_point("Hyperboloid::check_point", x); }
+  void check_tangent(const Point& x, const Tangent& v) const { check_point_tangent("Hyperboloid::check_tangent", x, v); }
+
+ private:
+  // u = y + ⟨x, y⟩_L·x = δ + ⟨x, δ⟩_L·x with δ = y − x (since ⟨x, x⟩_L = −1).
+  static Tangent chord(const Point& x, const Point& y) {
+    const Point delta = y - x;
+    return delta + minkowski_inner<T>(x, delta) * x;
+  }
+  // asinh(s)/s, 1 at 0 (series below 1e-4, where s⁴·3/40 < ε).
+  static T asinh_ratio(T s) { return s < T(1e-4) ? 1 - s * s / 6 : std::asinh(s) / s; }
+
+  static Point on_hyperboloid(Point y) {
+    y(0) = std::sqrt(1 + y.tail(y.size() - 1).squaredNorm());
+    return y;
+  }
+
+  void check_point(const char* function, const Point& x) const {
+    require_size(function, "point", x, n_ + 1);
+    require_finite(function, "point", x);
+    if (!(x(0) > 0)) throw DomainError(function, "point is not on the upper sheet (x₀)", x(0));
+    const T error = std::abs(minkowski_inner<T>(x, x) + 1) / std::max(T(1), x(0) * x(0));
+    require_small(function, "point is not on the hyperboloid (|⟨x,x⟩_L + 1|/max(1, x₀²))", error,
+                  membership_tolerance<T>());
+  }
+  void check_tangent(const char* function, const Point& x, const Tangent& v) const {
+    require_size(function, "tangent vector", v, n_ + 1);
+    require_finite(function, "tangent vector", v);
+    const T error = std::abs(minkowski_inner<T>(x, v)) / std::max(T(1), x.norm() * v.norm());
+    require_small(function, "vector is not tangent at x (|⟨x,v⟩_L|/max(1, ‖x‖‖v‖))", error,
+                  membership_tolerance<T>());
+  }
+  void check_point_tangent(const char* function, const Point& x, const Tangent& v) const {
+    check_point(function, x);
+    check_tangent(function, x, v);
+  }
+  void check_two_points(const char* function, const Point& x, const Point& y) const {
+    check_point(function, x);
+    check_point(function, y);
+  }
+
+  int n_;
+};
+
+static_assert(is_manifold_v<Hyperboloid<float>> && is_manifold_v<Hyperboloid<double>>);
+
+}  // namespace gyre

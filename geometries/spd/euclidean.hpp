@@ -1,0 +1,81 @@
+#pragma once
+// ============================================================================================
+//  SPD(n) as an open subset of (Sym(n), tr(UV)): the flat, incomplete Euclidean metric. It is
+//  the base of the power-Euclidean family (power_deformed.hpp) that geomstats pins.
+// ============================================================================================
+//  exp_P(V) = P + V, DomainError when that leaves SPD (the smallest eigenvalue in the message);
+//  log_P(Q) = Q − P; transport is the identity; dist = ‖Q − P‖_F. The injectivity radius at P is
+//  λ_min(P) (the distance to the boundary), with no positive bound, so injectivity_radius() is 0.
+// ============================================================================================
+
+#include <limits>
+
+#include "gyre/core/manifold.hpp"
+#include "spd/spd_common.hpp"
+
+namespace gyre {
+
+/// SPD(n) with the Euclidean (Frobenius) metric.
+template <class T>
+class SpdEuclidean {
+ public:
+  using Scalar = T;
+  using Point = Matrix<T>;
+  using Tangent = Matrix<T>;
+
+  explicit SpdEuclidean(int n) : n_(n) { spd::check_size("SpdEuclidean::SpdEuclidean", n); }
+
+  [[nodiscard]] int n() const { return n_; }
+  [[nodiscard]] int dim() const { return spd::spd_dimension(n_); }
+  [[nodiscard]] T injectivity_radius() const { return T(0); }
+
+  [[nodiscard]] Point exp(const Point& p, const Tangent& v) const {
+    if (checks_enabled()) spd::check_point_and_tangent("SpdEuclidean::exp", p, v, n_);
+    const Point q = linalg::symmetric_part<T>(p + v);
+    const T smallest = Eigen::SelfAdjointEigenSolver<Matrix<T>>(q, Eigen::EigenvaluesOnly).eigenvalues()(0);
+    if (!(smallest > 0)) {
+      throw DomainError("SpdEuclidean::exp", "P + V leaves SPD (smallest eigenvalue)", smallest);
+    }
+    return q;
+  }
+  [[nodiscard]] Tangent log(const Point& p, const Point& q) const {
+    if (checks_enabled()) spd::check_two_points("SpdEuclidean::log", p, q, n_);
+    return q - p;
+  }
+  [[nodiscard]] Tangent transport(const Point& p, const Point& q, const Tangent& w) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdEuclidean::transport", p, q, n_);
+      spd::check_symmetric_tangent("SpdEuclidean::transport", w, n_);
+    }
+    return w;
+  }
+  [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
+    if (checks_enabled()) {
+      spd::check_point_and_tangent("SpdEuclidean::inner", p, u, n_);
+      spd::check_symmetric_tangent("SpdEuclidean::inner", v, n_);
+    }
+    return u.cwiseProduct(v).sum();
+  }
+  [[nodiscard]] T norm(const Point& p, const Tangent& v) const { return std::sqrt(inner(p, v, v)); }
+  [[nodiscard]] T dist(const Point& p, const Point& q) const {
+    if (checks_enabled()) spd::check_two_points("SpdEuclidean::dist", p, q, n_);
+    return (q - p).norm();
+  }
+  [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const {
+    return spd::project_to_symmetric("SpdEuclidean::project", p, a, n_);
+  }
+  [[nodiscard]] Point retract(const Point& p, const Tangent& v) const { return exp(p, v); }
+  [[nodiscard]] Point random_point(Rng& rng) const { return spd::random_spd<T>(n_, rng); }
+  [[nodiscard]] Tangent random_tangent(const Point&, Rng& rng) const {
+    return spd::random_symmetric<T>(n_, spd::AlphaBeta{}, rng);
+  }
+  void check_point(const Point& p) const { spd::check_spd("SpdEuclidean::check_point", p, n_); }
+  void check_tangent(const Point& p, const Tangent& v) const { spd::check_point_and_tangent("SpdEuclidean::check_tangent", p, v, n_); }
+
+ private:
+  int n_;
+};
+
+static_assert(is_manifold_v<SpdEuclidean<float>> && is_manifold_v<SpdEuclidean<double>>);
+
+}  // namespace gyre

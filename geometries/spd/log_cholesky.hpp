@@ -1,0 +1,232 @@
+#pragma once
+// ============================================================================================
+//  SPD(n) with Lin's log-Cholesky metric (LCM), the pullback by P = L·Lᵀ of a flat-diagonal
+//  metric on the lower-triangular matrices with positive diagonal (the Cholesky space L₊).
+// ============================================================================================
+//  Notation  ⌊X⌋ strictly lower part, D(X) diagonal part, (A)_½ = ⌊A⌋ + ½D(A).
+//  Cholesky  L = chol(P); a tangent U at P maps to X = L·(L⁻¹ U L⁻ᵀ)_½ at L, and back by
+//            U = X Lᵀ + L Xᵀ.
+//  Metric    g_P(U, V) = Σ_{i>j} Xᵢⱼ Yᵢⱼ + Σⱼ Xⱼⱼ Yⱼⱼ / Lⱼⱼ²
+//  exp       K = ⌊L⌋ + ⌊X⌋ + D(L)·exp(D(X) D(L)⁻¹),  exp_P(V) = K Kᵀ
+//  log       X = ⌊K⌋ − ⌊L⌋ + D(L)·log(D(K) D(L)⁻¹) with K = chol(Q), mapped back to U
+//  dist²     ‖⌊K⌋ − ⌊L⌋‖²_F + ‖log D(K) − log D(L)‖²_F
+//  transport along the geodesic P → Q (in L₊): X ↦ ⌊X⌋ + D(K) D(L)⁻¹ D(X)   (Lin 2019, Prop. 7)
+//  mean      closed form: lower part the weighted mean of ⌊Lᵢ⌋, diagonal exp(weighted mean of log D(Lᵢ))
+//  Complete (a product of a Euclidean space and n copies of ℝ₊ with d log): injectivity radius +∞.
+//  retract   exp (a Cholesky factorisation and a few triangular products).
+//  Gyrogroup the LCM group (LieBN): in L₊, L ⊕ K = ⌊L⌋ + ⌊K⌋ + D(L)D(K), ⊖L = −⌊L⌋ + D(L)⁻¹,
+//            t ⊗ L = t⌊L⌋ + D(L)^t, gyr = id.
+//  References: Z. Lin, "Riemannian geometry of symmetric positive definite matrices via Cholesky
+//            decomposition", SIAM J. Matrix Anal. Appl. 40 (2019); geomstats pins the values.
+// ============================================================================================
+
+#include <limits>
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "gyre/core/manifold.hpp"
+#include "spd/spd_common.hpp"
+
+namespace gyre {
+
+namespace spd {
+
+/// ⌊A⌋: the strictly lower triangular part.
+template <class T>
+[[nodiscard]] Matrix<T> strictly_lower(const Matrix<T>& a) {
+  return a.template triangularView<Eigen::StrictlyLower>();
+}
+
+/// The Cholesky factor of an SPD matrix (DomainError naming the function if it fails).
+template <class T>
+[[nodiscard]] Matrix<T> cholesky_factor(const char* function, const Matrix<T>& p) {
+  const Eigen::LLT<Matrix<T>> llt(p);
+  if (llt.info() != Eigen::Success) {
+    throw DomainError(function, "Cholesky factorisation failed: matrix is not positive definite (size)", p.rows());
+  }
+  return llt.matrixL();
+}
+
+/// X = L·(L⁻¹ U L⁻ᵀ)_½: the tangent U at P = LLᵀ seen in the Cholesky space.
+template <class T>
+[[nodiscard]] Matrix<T> cholesky_tangent(const Matrix<T>& l, const Matrix<T>& u) {
+  const auto tri = l.template triangularView<Eigen::Lower>();
+  Matrix<T> a = tri.solve(u);                               // L⁻¹U
+  a = tri.solve(a.transpose()).transpose().eval();          // L⁻¹ U L⁻ᵀ (U symmetric)
+  Matrix<T> half = strictly_lower<T>(a);
+  half.diagonal() = a.diagonal() / T(2);
+  return tri * half;
+}
+
+/// U = X Lᵀ + L Xᵀ: a Cholesky-space tangent X at L back at P = LLᵀ.
+template <class T>
+[[nodiscard]] Matrix<T> spd_tangent(const Matrix<T>& l, const Matrix<T>& x) {
+  const Matrix<T> xl = x * l.transpose();
+  return xl + xl.transpose();
+}
+
+}  // namespace spd
+
+/// SPD(n) with the log-Cholesky metric.
+template <class T>
+class SpdLogCholesky {
+ public:
+  using Scalar = T;
+  using Point = Matrix<T>;
+  using Tangent = Matrix<T>;
+
+  explicit SpdLogCholesky(int n) : n_(n) { spd::check_size("SpdLogCholesky::SpdLogCholesky", n); }
+
+  [[nodiscard]] int n() const { return n_; }
+  [[nodiscard]] int dim() const { return spd::spd_dimension(n_); }
+  [[nodiscard]] T injectivity_radius() const { return std::numeric_limits<T>::infinity(); }
+
+  [[nodiscard]] Point exp(const Point& p, const Tangent& v) const {
+    if (checks_enabled()) spd::check_point_and_tangent("SpdLogCholesky::exp", p, v, n_);
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::exp", p);
+    const Matrix<T> k = cholesky_exp(l, spd::cholesky_tangent<T>(l, v));
+    return linalg::symmetric_part<T>(k * k.transpose());
+  }
+
+  [[nodiscard]] Tangent log(const Point& p, const Point& q) const {
+    if (checks_enabled()) spd::check_two_points("SpdLogCholesky::log", p, q, n_);
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::log", p);
+    const Matrix<T> k = spd::cholesky_factor<T>("SpdLogCholesky::log", q);
+    return spd::spd_tangent<T>(l, cholesky_log(l, k));
+  }
+
+  [[nodiscard]] Tangent transport(const Point& p, const Point& q, const Tangent& w) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdLogCholesky::transport", p, q, n_);
+      spd::check_symmetric_tangent("SpdLogCholesky::transport", w, n_);
+    }
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::transport", p);
+    const Matrix<T> k = spd::cholesky_factor<T>("SpdLogCholesky::transport", q);
+    const Matrix<T> x = spd::cholesky_tangent<T>(l, w);
+    Matrix<T> moved = spd::strictly_lower<T>(x);
+    moved.diagonal() = k.diagonal().cwiseQuotient(l.diagonal()).cwiseProduct(x.diagonal());
+    return spd::spd_tangent<T>(k, moved);
+  }
+
+  [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
+    if (checks_enabled()) {
+      spd::check_point_and_tangent("SpdLogCholesky::inner", p, u, n_);
+      spd::check_symmetric_tangent("SpdLogCholesky::inner", v, n_);
+    }
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::inner", p);
+    return cholesky_inner(l, spd::cholesky_tangent<T>(l, u), spd::cholesky_tangent<T>(l, v));
+  }
+
+  [[nodiscard]] T norm(const Point& p, const Tangent& v) const {
+    return std::sqrt(std::max(T(0), inner(p, v, v)));
+  }
+
+  [[nodiscard]] T dist(const Point& p, const Point& q) const {
+    if (checks_enabled()) spd::check_two_points("SpdLogCholesky::dist", p, q, n_);
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::dist", p);
+    const Matrix<T> k = spd::cholesky_factor<T>("SpdLogCholesky::dist", q);
+    T sum = (spd::strictly_lower<T>(k) - spd::strictly_lower<T>(l)).squaredNorm();
+    for (int j = 0; j < n_; ++j) {
+      const T d = std::log(k(j, j) / l(j, j));
+      sum += d * d;
+    }
+    return std::sqrt(sum);
+  }
+
+  [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const {
+    return spd::project_to_symmetric("SpdLogCholesky::project", p, a, n_);
+  }
+
+  [[nodiscard]] Point retract(const Point& p, const Tangent& v) const { return exp(p, v); }
+
+  [[nodiscard]] Point random_point(Rng& rng) const { return spd::random_spd<T>(n_, rng); }
+
+  /// A standard Gaussian in an orthonormal basis of g_P: in the Cholesky space, N(0, 1) below the
+  /// diagonal and N(0, Lⱼⱼ²) on it.
+  [[nodiscard]] Tangent random_tangent(const Point& p, Rng& rng) const {
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::random_tangent", p);
+    Matrix<T> x = spd::strictly_lower<T>(rng.normal_matrix<T>(n_, n_));
+    for (int j = 0; j < n_; ++j) x(j, j) = l(j, j) * rng.normal<T>();
+    return spd::spd_tangent<T>(l, x);
+  }
+
+  /// The weighted Fréchet mean in closed form (weights default to 1/N).
+  [[nodiscard]] Point mean(const std::vector<Point>& points, std::vector<T> weights = {}) const {
+    const T total = spd::checked_weight_total("SpdLogCholesky::mean", points, weights, n_);
+    Matrix<T> lower = Matrix<T>::Zero(n_, n_);
+    Vector<T> log_diagonal = Vector<T>::Zero(n_);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::mean", points[i]);
+      lower += weights[i] * spd::strictly_lower<T>(l);
+      log_diagonal += weights[i] * l.diagonal().array().log().matrix();
+    }
+    Matrix<T> k = lower / total;
+    k.diagonal() = (log_diagonal / total).array().exp().matrix();
+    return linalg::symmetric_part<T>(k * k.transpose());
+  }
+
+  // ── Gyrogroup (the LCM group of spd_groups.hpp; abelian, gyr = id) ──
+  [[nodiscard]] Point gyro_identity() const { return Point::Identity(n_, n_); }
+  /// In L₊: L ⊕ K = ⌊L⌋ + ⌊K⌋ + D(L)D(K).
+  [[nodiscard]] Point gyro_add(const Point& p, const Point& q) const {
+    if (checks_enabled()) spd::check_two_points("SpdLogCholesky::gyro_add", p, q, n_);
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::gyro_add", p);
+    const Matrix<T> k = spd::cholesky_factor<T>("SpdLogCholesky::gyro_add", q);
+    Matrix<T> c = spd::strictly_lower<T>(l) + spd::strictly_lower<T>(k);
+    c.diagonal() = l.diagonal().cwiseProduct(k.diagonal());
+    return linalg::symmetric_part<T>(c * c.transpose());
+  }
+  /// In L₊: ⊖L = −⌊L⌋ + D(L)⁻¹.
+  [[nodiscard]] Point gyro_inverse(const Point& p) const { return gyro_scale(T(-1), p); }
+  [[nodiscard]] Point gyration(const Point& p, const Point& q, const Point& r) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdLogCholesky::gyration", p, q, n_);
+      spd::check_spd("SpdLogCholesky::gyration", r, n_);
+    }
+    return r;
+  }
+  /// In L₊: t ⊗ L = t⌊L⌋ + D(L)^t.
+  [[nodiscard]] Point gyro_scale(T t, const Point& p) const {
+    if (checks_enabled()) {
+      spd::check_spd("SpdLogCholesky::gyro_scale", p, n_);
+      if (!std::isfinite(t)) throw DomainError("SpdLogCholesky::gyro_scale", "scalar must be finite", t);
+    }
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::gyro_scale", p);
+    Matrix<T> c = t * spd::strictly_lower<T>(l);
+    c.diagonal() = l.diagonal().array().pow(t).matrix();
+    return linalg::symmetric_part<T>(c * c.transpose());
+  }
+
+  void check_point(const Point& p) const { spd::check_spd("SpdLogCholesky::check_point", p, n_); }
+  void check_tangent(const Point& p, const Tangent& v) const {
+    spd::check_point_and_tangent("SpdLogCholesky::check_tangent", p, v, n_);
+  }
+
+  // ── The Cholesky space L₊ itself (the layers and the Lie group work there) ──
+  /// exp in L₊: ⌊L⌋ + ⌊X⌋ + D(L)·exp(D(X) D(L)⁻¹).
+  [[nodiscard]] static Matrix<T> cholesky_exp(const Matrix<T>& l, const Matrix<T>& x) {
+    Matrix<T> k = spd::strictly_lower<T>(l) + spd::strictly_lower<T>(x);
+    for (Eigen::Index j = 0; j < l.rows(); ++j) k(j, j) = l(j, j) * std::exp(x(j, j) / l(j, j));
+    return k;
+  }
+  /// log in L₊: ⌊K⌋ − ⌊L⌋ + D(L)·log(D(K) D(L)⁻¹).
+  [[nodiscard]] static Matrix<T> cholesky_log(const Matrix<T>& l, const Matrix<T>& k) {
+    Matrix<T> x = spd::strictly_lower<T>(k) - spd::strictly_lower<T>(l);
+    for (Eigen::Index j = 0; j < l.rows(); ++j) x(j, j) = l(j, j) * std::log(k(j, j) / l(j, j));
+    return x;
+  }
+  /// The metric of L₊ at L.
+  [[nodiscard]] static T cholesky_inner(const Matrix<T>& l, const Matrix<T>& x, const Matrix<T>& y) {
+    T sum = spd::strictly_lower<T>(x).cwiseProduct(spd::strictly_lower<T>(y)).sum();
+    for (Eigen::Index j = 0; j < l.rows(); ++j) sum += x(j, j) * y(j, j) / (l(j, j) * l(j, j));
+    return sum;
+  }
+
+ private:
+  int n_;
+};
+
+static_assert(is_manifold_v<SpdLogCholesky<float>> && is_manifold_v<SpdLogCholesky<double>>);
+
+}  // namespace gyre

@@ -1,0 +1,260 @@
+#pragma once
+// ============================================================================================
+//  The κ-stereographic model of the n-dimensional space of constant curvature κ (any real κ):
+//  the Poincaré ball of radius 1/√−κ for κ < 0, ℝⁿ for κ = 0, the stereographically projected
+//  sphere of radius 1/√κ for κ > 0 — one formula set, continuous through κ → 0.
+// ============================================================================================
+//  Storage   points and tangent vectors are vectors of ℝⁿ; for κ < 0 points satisfy ‖x‖ < 1/√−κ.
+//  Metric    g_x = λ_x²·I, λ_x = 2/(1 + κ‖x‖²) (conformal).
+//  Möbius    x ⊕ y = ((1 − 2κ⟨x,y⟩ − κ‖y‖²)x + (1 + κ‖x‖²)y) / (1 − 2κ⟨x,y⟩ + κ²‖x‖²‖y‖²)
+//  scalar    r ⊗ x = tan_κ(r·arctan_κ‖x‖)·x/‖x‖
+//  gyration  gyr[u, v]w = w + 2(A·u + B·v)/D in closed form (Ungar 2008), with
+//            A = −κ²⟨u,w⟩‖v‖² − κ⟨v,w⟩ + 2κ²⟨u,v⟩⟨v,w⟩, B = −κ²⟨v,w⟩‖u‖² + κ⟨u,w⟩,
+//            D = 1 − 2κ⟨u,v⟩ + κ²‖u‖²‖v‖²  — not ⊖(u⊕v) ⊕ (u ⊕ (v ⊕ w)), which loses ~3 digits at
+//            ‖x‖ ≈ 0.999 (shared/reference/README.md).
+//  exp       exp_x(v) = x ⊕ tan_κ(λ_x‖v‖/2)·v/‖v‖
+//  log       log_x(y) = (2/λ_x)·arctan_κ(‖u‖)·u/‖u‖, u = (−x) ⊕ y
+//  dist      2·arctan_κ‖(−x) ⊕ y‖
+//  transport along the geodesic x → y: v ↦ (λ_x/λ_y)·gyr[y, −x]v (Ganea et al. 2018)
+//  Accuracy  (−x) ⊕ y is formed from δ = y − x as ((1 + κ‖x‖²)δ + κ‖δ‖²x)/D with
+//            D = (1 + κ⟨x,y⟩)² + κ²(‖x‖²‖δ‖² − ⟨x,δ⟩²), so nearby points keep full relative
+//            accuracy in log and dist (geomstats returns dist 0 there); tan_κ/arctan_κ are ratios
+//            with Taylor series near 0 (curvature_functions.hpp), so tiny tangents are exact.
+//  Cut locus κ ≤ 0: none (injectivity radius +∞). κ > 0: the antipode; log there throws
+//            DomainError; injectivity radius π/√κ. exp landing on the point at infinity throws.
+//  retract   exp.  Sampling: random_point = exp_0(Z/2) with Z standard in the orthonormal frame at 0
+//            (a spread of about one unit of distance, like geomstats' default box);
+//            random_tangent = Z/λ_x.
+//  Gyrogroup (⊕, ⊖x = −x, gyr, ⊗, identity 0): every κ (for κ > 0 away from the antipodes).
+//  References: Ungar, "Analytic hyperbolic geometry and Einstein's relativity" (2008); Ganea,
+//            Bécigneul & Hofmann 2018; Bachmann, Bécigneul & Ganea 2020 (κ-stereographic).
+// ============================================================================================
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <boost/math/constants/constants.hpp>
+
+#include "gyre/core/checks.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/core/manifold.hpp"
+#include "gyre/core/rng.hpp"
+#include "gyre/core/types.hpp"
+#include "gyre/core/validate.hpp"
+#include "stereographic/curvature_functions.hpp"
+
+namespace gyre {
+
+/// The n-dimensional κ-stereographic model.
+template <class T>
+class Stereographic {
+ public:
+  using Scalar = T;
+  using Point = Vector<T>;
+  using Tangent = Vector<T>;
+
+  Stereographic(int n, double kappa) : n_(n), kappa_(static_cast<T>(kappa)) {
+    if (n < 1) throw DomainError("Stereographic::Stereographic", "dimension n must be at least 1", n);
+    if (!std::isfinite(kappa)) throw DomainError("Stereographic::Stereographic", "curvature kappa must be finite", kappa);
+  }
+
+  [[nodiscard]] int n() const { return n_; }
+  [[nodiscard]] T kappa() const { return kappa_; }
+  [[nodiscard]] int dim() const { return n_; }
+  [[nodiscard]] T injectivity_radius() const {
+    if (kappa_ <= 0) return std::numeric_limits<T>::infinity();
+    return boost::math::constants::pi<T>() / std::sqrt(kappa_);
+  }
+  /// λ_x = 2/(1 + κ‖x‖²).
+  [[nodiscard]] T conformal_factor(const Point& x) const { return T(2) / (1 + kappa_ * x.squaredNorm()); }
+
+  // ── Gyrogroup operations ──────────────────────────────────────────────────────────────
+  [[nodiscard]] Point gyro_identity() const { return Point::Zero(n_); }
+  [[nodiscard]] Point gyro_add(const Point& x, const Point& y) const {
+    if (checks_enabled()) check_two_points("Stereographic::gyro_add", x, y);
+    return finite_result("Stereographic::gyro_add", mobius_add(x, y));
+  }
+  [[nodiscard]] Point gyro_inverse(const Point& x) const {
+    if (checks_enabled()) check_point("Stereographic::gyro_inverse", x);
+    return -x;
+  }
+  /// gyr[u, v]w in closed form.
+  [[nodiscard]] Point gyration(const Point& u, const Point& v, const Point& w) const {
+    if (checks_enabled()) {
+      check_two_points("Stereographic::gyration", u, v);
+      check_vector("Stereographic::gyration", "vector", w);
+    }
+    return gyration_unchecked(u, v, w);
+  }
+  /// r ⊗ x = tan_κ(r·arctan_κ‖x‖)·x/‖x‖ (no division: both are written as ratios).
+  [[nodiscard]] Point gyro_scale(T r, const Point& x) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::gyro_scale", x);
+      if (!std::isfinite(r)) throw DomainError("Stereographic::gyro_scale", "scalar must be finite", r);
+    }
+    const T x2 = x.squaredNorm();
+    const T s = std::sqrt(x2) * curvature::arctan_ratio(kappa_ * x2);  // arctan_κ‖x‖
+    const T rs = r * s;
+    return finite_result("Stereographic::gyro_scale",
+                         Point(x * (r * curvature::arctan_ratio(kappa_ * x2) * curvature::tan_ratio(kappa_ * rs * rs))));
+  }
+
+  // ── Manifold ──────────────────────────────────────────────────────────────────────────
+  [[nodiscard]] Point exp(const Point& x, const Tangent& v) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::exp", x);
+      check_vector("Stereographic::exp", "tangent vector", v);
+    }
+    const T half = conformal_factor(x) / 2;
+    const T a2 = half * half * v.squaredNorm();  // (λ‖v‖/2)²
+    const Point step = v * (half * curvature::tan_ratio(kappa_ * a2));
+    return finite_result("Stereographic::exp", mobius_add(x, step));
+  }
+
+  [[nodiscard]] Tangent log(const Point& x, const Point& y) const {
+    if (checks_enabled()) check_two_points("Stereographic::log", x, y);
+    const Point u = difference("Stereographic::log", x, y);
+    const T u2 = u.squaredNorm();
+    return u * (T(2) / conformal_factor(x) * curvature::arctan_ratio(kappa_ * u2));
+  }
+
+  [[nodiscard]] Tangent transport(const Point& x, const Point& y, const Tangent& v) const {
+    if (checks_enabled()) {
+      check_two_points("Stereographic::transport", x, y);
+      check_vector("Stereographic::transport", "tangent vector", v);
+    }
+    if (kappa_ > 0) static_cast<void>(difference("Stereographic::transport", x, y));  // refuses antipodes
+    return gyration_unchecked(y, Point(-x), v) * (conformal_factor(x) / conformal_factor(y));
+  }
+
+  [[nodiscard]] T inner(const Point& x, const Tangent& u, const Tangent& v) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::inner", x);
+      check_vector("Stereographic::inner", "tangent vector", u);
+      check_vector("Stereographic::inner", "tangent vector", v);
+    }
+    const T l = conformal_factor(x);
+    return l * l * u.dot(v);
+  }
+  [[nodiscard]] T norm(const Point& x, const Tangent& v) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::norm", x);
+      check_vector("Stereographic::norm", "tangent vector", v);
+    }
+    return conformal_factor(x) * v.norm();
+  }
+
+  [[nodiscard]] T dist(const Point& x, const Point& y) const {
+    if (checks_enabled()) check_two_points("Stereographic::dist", x, y);
+    const Point u = difference_or_infinity(x, y);
+    const T u_norm = u.norm();
+    if (!std::isfinite(u_norm)) return injectivity_radius();  // κ > 0 antipodes: π/√κ
+    return 2 * u_norm * curvature::arctan_ratio(kappa_ * u_norm * u_norm);
+  }
+
+  [[nodiscard]] Tangent project(const Point& x, const Tangent& a) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::project", x);
+      check_vector("Stereographic::project", "ambient vector", a);
+    }
+    return a;
+  }
+  [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return exp(x, v); }
+
+  [[nodiscard]] Point random_point(Rng& rng) const {
+    // λ₀ = 2, so Z/4 has Riemannian length |Z|/2.
+    return exp(Point::Zero(n_), Tangent(rng.normal_matrix<T>(n_, 1) / T(4)));
+  }
+  [[nodiscard]] Tangent random_tangent(const Point& x, Rng& rng) const {
+    return rng.normal_matrix<T>(n_, 1) / conformal_factor(x);
+  }
+
+  void check_point(const Point& x) const { check_point("Stereographic::check_point", x); }
+  void check_tangent(const Point& x, const Tangent& v) const {
+    check_point("Stereographic::check_tangent", x);
+    check_vector("Stereographic::check_tangent", "tangent vector", v);
+  }
+
+ private:
+  // The textbook Möbius sum (used where no cancellation threatens: exp, ⊕).
+  Point mobius_add(const Point& x, const Point& y) const {
+    const T xy = x.dot(y);
+    const T x2 = x.squaredNorm();
+    const T y2 = y.squaredNorm();
+    const T k = kappa_;
+    const T denominator = 1 - 2 * k * xy + k * k * x2 * y2;
+    return ((1 - 2 * k * xy - k * y2) * x + (1 + k * x2) * y) / denominator;
+  }
+
+  // (−x) ⊕ y from δ = y − x (see the header); +∞ entries when κ > 0 and y is x's antipode.
+  Point difference_or_infinity(const Point& x, const Point& y) const {
+    const Point delta = y - x;
+    const T x2 = x.squaredNorm();
+    const T d2 = delta.squaredNorm();
+    const T xd = x.dot(delta);
+    const T k = kappa_;
+    const T first = 1 + k * x.dot(y);
+    const T denominator = first * first + k * k * std::max(T(0), x2 * d2 - xd * xd);
+    const Point numerator = (1 + k * x2) * delta + (k * d2) * x;
+    if (!(denominator > 0)) return Point::Constant(n_, std::numeric_limits<T>::infinity());
+    return numerator / denominator;
+  }
+
+  Point difference(const char* function, const Point& x, const Point& y) const {
+    const Point u = difference_or_infinity(x, y);
+    // On the sphere, ‖u‖ = tan(θ/2)/√κ grows without bound as y nears the antipode; at 1/ε of
+    // that scale the direction is rounding noise.
+    const T limit = T(1) / (std::numeric_limits<T>::epsilon() * std::sqrt(std::max(kappa_, std::numeric_limits<T>::min())));
+    if (!(u.norm() < limit)) {
+      throw DomainError(function, "points are antipodal on the sphere, the log is not unique (‖(−x) ⊕ y‖)",
+                        static_cast<double>(u.norm()));
+    }
+    return u;
+  }
+
+  Point gyration_unchecked(const Point& u, const Point& v, const Point& w) const {
+    const T k = kappa_;
+    const T uw = u.dot(w);
+    const T vw = v.dot(w);
+    const T uv = u.dot(v);
+    const T u2 = u.squaredNorm();
+    const T v2 = v.squaredNorm();
+    const T a = -k * k * uw * v2 - k * vw + 2 * k * k * uv * vw;
+    const T b = -k * k * vw * u2 + k * uw;
+    const T d = 1 - 2 * k * uv + k * k * u2 * v2;
+    return w + (2 / d) * (a * u + b * v);
+  }
+
+  Point finite_result(const char* function, const Point& p) const {
+    if (!p.allFinite()) {
+      throw DomainError(function, "the result is the point at infinity of the projected sphere (kappa)",
+                        static_cast<double>(kappa_));
+    }
+    return p;
+  }
+
+  void check_vector(const char* function, const char* what, const Point& v) const {
+    require_size(function, what, v, n_);
+    require_finite(function, what, v);
+  }
+  void check_point(const char* function, const Point& x) const {
+    check_vector(function, "point", x);
+    if (kappa_ < 0) {
+      // κ‖x‖² > −1 with a margin of a few ulps: ‖x‖√−κ < 1.
+      const T scaled = x.norm() * std::sqrt(-kappa_);
+      if (!(scaled < 1)) throw DomainError(function, "point is not inside the ball (‖x‖·√−κ)", scaled);
+    }
+  }
+  void check_two_points(const char* function, const Point& x, const Point& y) const {
+    check_point(function, x);
+    check_point(function, y);
+  }
+
+  int n_;
+  T kappa_;
+};
+
+static_assert(is_manifold_v<Stereographic<float>> && is_manifold_v<Stereographic<double>>);
+
+}  // namespace gyre

@@ -1,0 +1,182 @@
+#pragma once
+// ============================================================================================
+//  Functions of symmetric matrices through the eigendecomposition S = U·diag(λ)·Uᵀ, and their
+//  Fréchet derivatives: the building blocks of the SPD geometries and of the layers above them.
+// ============================================================================================
+//  f(S)          = U·diag(f(λᵢ))·Uᵀ                                   (apply)
+//  Df(S)[H]      = U·(Γ ∘ (UᵀHU))·Uᵀ,  Γᵢⱼ = f[λᵢ, λⱼ]               (frechet_derivative)
+//  Df(S)⁻¹[H]    = U·((UᵀHU) ⊘ Γ)·Uᵀ                                  (inverse_frechet_derivative)
+//  Γ is the matrix of first divided differences f[a, b] = (f(a) − f(b))/(a − b), f[a, a] = f′(a)
+//  (Daleckii & Krein 1965; Bhatia, Matrix Analysis, Thm V.3.3). Each function below evaluates
+//  f[a, b] in a form that keeps full relative accuracy when a and b are close or equal, e.g.
+//  log[a, b] = log1p(δ)/(b·δ) with δ = (a − b)/b, so repeated and near-repeated eigenvalues cost
+//  no digits (the textbook quotient loses all of them as a → b).
+//  Γ is symmetric, so Df(S) is self-adjoint for ⟨A, B⟩ = tr(AᵀB): the backward pass of X ↦ f(X)
+//  is G ↦ Df(S)[G] with the same formula.
+// ============================================================================================
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+#include "gyre/core/error.hpp"
+#include "gyre/core/types.hpp"
+
+namespace gyre::linalg {
+
+/// S = vectors·diag(values)·vectorsᵀ, eigenvalues ascending.
+template <class T>
+struct SymmetricEigen {
+  Vector<T> values;
+  Matrix<T> vectors;
+};
+
+/// The eigendecomposition of the symmetric part of s (s is assumed symmetric to rounding).
+template <class T>
+[[nodiscard]] SymmetricEigen<T> symmetric_eigen(const Matrix<T>& s) {
+  const Eigen::SelfAdjointEigenSolver<Matrix<T>> solver(s, Eigen::ComputeEigenvectors);
+  if (solver.info() != Eigen::Success) {
+    throw DomainError("symmetric_eigen", "the eigenvalue iteration did not converge (size)", s.rows());
+  }
+  return {solver.eigenvalues(), solver.eigenvectors()};
+}
+
+/// (A + Aᵀ)/2: removes the rounding asymmetry of products such as X·S·Xᵀ.
+template <class T>
+[[nodiscard]] Matrix<T> symmetric_part(const Matrix<T>& a) {
+  return (a + a.transpose()) / T(2);
+}
+
+// ── Spectral functions: value f(x) and divided difference f[a, b] ─────────────────────────────
+
+/// log on (0, ∞).
+struct Log {
+  template <class T>
+  T value(T x) const { return std::log(x); }
+  template <class T>
+  T divided(T a, T b) const {
+    if (a == b) return T(1) / a;
+    const T lo = std::min(a, b);
+    const T delta = (std::max(a, b) - lo) / lo;
+    return std::log1p(delta) / (lo * delta);
+  }
+};
+
+/// exp on ℝ.
+struct Exp {
+  template <class T>
+  T value(T x) const { return std::exp(x); }
+  template <class T>
+  T divided(T a, T b) const {
+    if (a == b) return std::exp(a);
+    const T lo = std::min(a, b);
+    const T d = std::max(a, b) - lo;
+    return std::exp(lo) * (std::expm1(d) / d);
+  }
+};
+
+/// x^p on (0, ∞) for any real p.
+struct Power {
+  double p;
+  template <class T>
+  T value(T x) const { return std::pow(x, static_cast<T>(p)); }
+  template <class T>
+  T divided(T a, T b) const {
+    const T q = static_cast<T>(p);
+    if (a == b) return q * std::pow(a, q - 1);
+    const T lo = std::min(a, b);
+    const T delta = (std::max(a, b) - lo) / lo;
+    // (a^p − b^p)/(a − b) = b^(p−1)·((1 + δ)^p − 1)/δ, the bracket via expm1∘log1p.
+    return std::pow(lo, q - 1) * (std::expm1(q * std::log1p(delta)) / delta);
+  }
+};
+
+/// √x on (0, ∞); √[a, b] = 1/(√a + √b) exactly.
+struct Sqrt {
+  template <class T>
+  T value(T x) const { return std::sqrt(x); }
+  template <class T>
+  T divided(T a, T b) const { return T(1) / (std::sqrt(a) + std::sqrt(b)); }
+};
+
+/// 1/√x on (0, ∞); (1/√)[a, b] = −1/(√a·√b·(√a + √b)).
+struct InverseSqrt {
+  template <class T>
+  T value(T x) const { return T(1) / std::sqrt(x); }
+  template <class T>
+  T divided(T a, T b) const {
+    const T ra = std::sqrt(a);
+    const T rb = std::sqrt(b);
+    return T(-1) / (ra * rb * (ra + rb));
+  }
+};
+
+// ── Applying them ─────────────────────────────────────────────────────────────────────────
+
+/// U·diag(f(λ))·Uᵀ.
+template <class T, class F>
+[[nodiscard]] Matrix<T> apply(const SymmetricEigen<T>& e, const F& f) {
+  Vector<T> fx(e.values.size());
+  for (Eigen::Index i = 0; i < fx.size(); ++i) fx(i) = f.value(e.values(i));
+  return symmetric_part<T>(e.vectors * fx.asDiagonal() * e.vectors.transpose());
+}
+
+/// Γᵢⱼ = f[λᵢ, λⱼ].
+template <class T, class F>
+[[nodiscard]] Matrix<T> divided_differences(const SymmetricEigen<T>& e, const F& f) {
+  const Eigen::Index n = e.values.size();
+  Matrix<T> gamma(n, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    for (Eigen::Index i = j; i < n; ++i) {
+      gamma(i, j) = gamma(j, i) = f.divided(e.values(i), e.values(j));
+    }
+  }
+  return gamma;
+}
+
+/// Df(S)[H] = U·(Γ ∘ (UᵀHU))·Uᵀ for symmetric H (Daleckii–Krein).
+template <class T, class F>
+[[nodiscard]] Matrix<T> frechet_derivative(const SymmetricEigen<T>& e, const F& f, const Matrix<T>& h) {
+  const Matrix<T> rotated = e.vectors.transpose() * h * e.vectors;
+  return symmetric_part<T>(e.vectors * divided_differences(e, f).cwiseProduct(rotated) * e.vectors.transpose());
+}
+
+/// Df(S)⁻¹[H] = U·((UᵀHU) ⊘ Γ)·Uᵀ; f must be strictly monotone on the spectrum (Γ has no zero).
+template <class T, class F>
+[[nodiscard]] Matrix<T> inverse_frechet_derivative(const SymmetricEigen<T>& e, const F& f, const Matrix<T>& h) {
+  const Matrix<T> rotated = e.vectors.transpose() * h * e.vectors;
+  return symmetric_part<T>(e.vectors * rotated.cwiseQuotient(divided_differences(e, f)) *
+                           e.vectors.transpose());
+}
+
+// ── Shorthands for one-off calls ──────────────────────────────────────────────────────────
+
+/// The principal logarithm of an SPD matrix (DomainError if an eigenvalue is ≤ 0).
+template <class T>
+[[nodiscard]] Matrix<T> spd_log(const Matrix<T>& p) {
+  const SymmetricEigen<T> e = symmetric_eigen<T>(p);
+  if (!(e.values(0) > 0)) {
+    throw DomainError("spd_log", "matrix is not positive definite (smallest eigenvalue)", e.values(0));
+  }
+  return apply(e, Log{});
+}
+
+/// The exponential of a symmetric matrix.
+template <class T>
+[[nodiscard]] Matrix<T> symmetric_exp(const Matrix<T>& s) {
+  return apply(symmetric_eigen<T>(s), Exp{});
+}
+
+/// P^p for SPD P and real p (DomainError if an eigenvalue is ≤ 0).
+template <class T>
+[[nodiscard]] Matrix<T> spd_power(const Matrix<T>& p, double exponent) {
+  const SymmetricEigen<T> e = symmetric_eigen<T>(p);
+  if (!(e.values(0) > 0)) {
+    throw DomainError("spd_power", "matrix is not positive definite (smallest eigenvalue)", e.values(0));
+  }
+  return apply(e, Power{exponent});
+}
+
+}  // namespace gyre::linalg
