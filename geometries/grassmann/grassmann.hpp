@@ -70,6 +70,35 @@ template <class T>
   return r;
 }
 
+/// log_U(Y) as in the header (principal angles by the SVD of UᵀY, then (I − UUᵀ)YB·diag(θ/s)·Aᵀ),
+/// with n×p work matrices of type Tall and p×p ones of type Square: Matrix<T> for the one-item
+/// log, stack-sized types for the batched one (grassmann_batch.hpp). Products are lazy: at these
+/// sizes Eigen's blocked GEMM spends more on packing than on arithmetic.
+template <class Tall, class Square, class U, class Y>
+[[nodiscard]] Tall log_of_bases(const char* function, const U& u, const Y& y) {
+  using T = typename Tall::Scalar;
+  const Square m = u.transpose().lazyProduct(y);
+  const Eigen::JacobiSVD<Square> svd(m, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Tall yb = y.lazyProduct(svd.matrixV());
+  const Square u_yb = u.transpose().lazyProduct(yb);
+  Tall orthogonal_part = yb - u.lazyProduct(u_yb);  // (I − UUᵀ)YB, column norms sᵢ
+  const Eigen::Index p = m.cols();
+  for (Eigen::Index i = 0; i < p; ++i) {
+    const T c = std::min(svd.singularValues()(i), T(1));
+    const T s = orthogonal_part.col(i).norm();
+    if (!(c > 4 * std::numeric_limits<T>::epsilon())) {
+      throw DomainError(function, "a principal angle is π/2, the log is not unique (cos θ)", c);
+    }
+    // θ = atan(t), t = s/c (c > 0 here): θ/s = (atan(t)/t)/c, with the series 1 − t²/3 below
+    // t = 1e-4 (its next term t⁴/5 is below ε there).
+    const T t = s / c;
+    orthogonal_part.col(i) *= (t < T(1e-4) ? 1 - t * t / 3 : std::atan(t) / t) / c;
+  }
+  const Tall delta = orthogonal_part.lazyProduct(svd.matrixU().transpose());
+  const Square u_delta = u.transpose().lazyProduct(delta);
+  return delta - u.lazyProduct(u_delta);
+}
+
 /// Y(YᵀY)^-½: the orthonormal basis nearest to Y (removes rounding drift, keeps the basis).
 template <class T>
 [[nodiscard]] Matrix<T> reorthonormalize(const Matrix<T>& y) {
@@ -259,21 +288,7 @@ class Grassmann {
   }
 
   Tangent log_unchecked(const char* function, const Point& u, const Point& y) const {
-    const grassmann::PrincipalAngles<T> pa = grassmann::principal_angles<T>(u, y);
-    Vector<T> ratio(p_);  // θᵢ/sᵢ, → 1/cᵢ as sᵢ → 0
-    for (int i = 0; i < p_; ++i) {
-      const T c = pa.cosines(i);
-      const T s = pa.sines(i);
-      if (!(c > 4 * std::numeric_limits<T>::epsilon())) {
-        throw DomainError(function, "a principal angle is π/2, the log is not unique (cos θ)", c);
-      }
-      // θ = atan(t), t = s/c (c > 0 here): θ/s = (atan(t)/t)/c, with the series 1 − t²/3 below
-      // t = 1e-4 (its next term t⁴/5 is below ε there).
-      const T t = s / c;
-      ratio(i) = (t < T(1e-4) ? 1 - t * t / 3 : std::atan(t) / t) / c;
-    }
-    const Tangent delta = pa.orthogonal_part * ratio.asDiagonal() * pa.a.transpose();
-    return delta - u * (u.transpose() * delta);
+    return grassmann::log_of_bases<Matrix<T>, Matrix<T>>(function, u, y);
   }
 
   void check_point(const char* function, const Point& u) const {

@@ -9,3 +9,4 @@
 #include "spd/log_euclidean.hpp"
 #include "spd/power_deformed.hpp"
 #include "spd/spd_groups.hpp"
+#include "spd/affine_invariant_batch.hpp"

@@ -6,26 +6,12 @@ Prints a Markdown table of medians over --repetitions runs (default 7) and the r
 The peers are vectorised over the whole batch: scipy.spatial.transform.Rotation for SO(3)
 (rotation-vector conversions, Rodrigues in C) and plain numpy expressions for the sphere.
 """
-import argparse
-import json
-import statistics
-import subprocess
-import time
-
 import numpy as np
 from scipy.spatial.transform import Rotation
 
+from bench_support import gyre_medians, median_seconds, parse_arguments
+
 BATCH = 10_000
-
-
-def median_seconds(fn, repetitions):
-    fn()  # warm-up
-    times = []
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def hat3(w):
@@ -80,23 +66,8 @@ def sphere_log(x, y):
     return np.arctan2(s, c) / s * u
 
 
-def gyre_medians(binary, repetitions):
-    out = subprocess.run([binary, "--benchmark_format=json", f"--benchmark_repetitions={repetitions}",
-                          "--benchmark_report_aggregates_only=true"],
-                         check=True, capture_output=True, text=True).stdout
-    medians = {}
-    for b in json.loads(out)["benchmarks"]:
-        if b.get("aggregate_name") == "median":
-            unit = {"ms": 1e-3, "us": 1e-6, "ns": 1e-9, "s": 1.0}[b["time_unit"]]
-            medians[b["run_name"]] = b["real_time"] * unit
-    return medians
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("binary")
-    parser.add_argument("--repetitions", type=int, default=7)
-    args = parser.parse_args()
+    args = parse_arguments(__doc__.splitlines()[0])
     rng = np.random.default_rng(0)
     sx, sv, sy = so3_data(rng)
     px, pv, py = sphere_data(rng)
@@ -106,7 +77,7 @@ def main():
         "S15_exp": median_seconds(lambda: sphere_exp(px, pv), args.repetitions),
         "S15_log": median_seconds(lambda: sphere_log(px, py), args.repetitions),
     }
-    gyre = gyre_medians(args.binary, args.repetitions)
+    gyre = gyre_medians(args.binary, args.repetitions, "SO3|S15")
     print(f"| work (batch of {BATCH}) | numpy/scipy | Gyre, 1 thread | Gyre, 2 threads | "
           "Gyre, 2 threads, ChecksOff | ratio Gyre/peer (2 threads; ChecksOff) |")
     print("|---|---|---|---|---|---|")

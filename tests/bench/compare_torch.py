@@ -13,22 +13,12 @@ same shape stands in for the expanded one. Targets (the issue): forward <= 1.0x,
 import argparse
 import json
 import os
-import statistics
 import subprocess
-import time
 
 import torch
 import torch.nn.functional as F
 
-
-def median_seconds(fn, repetitions):
-    fn()  # warm-up: oneDNN picks and caches its kernels on the first call
-    times = []
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from bench_support import median_seconds  # its warm-up call also lets oneDNN pick and cache kernels
 
 
 def torch_times(repetitions, threads):

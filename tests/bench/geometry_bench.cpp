@@ -1,5 +1,5 @@
-// Batched exp and log on SO(3) and Sⁿ (gyre::batch, parallel over the cores), against the same
-// work done item by item on one core. Run: build/release/tests/bench/gyre_bench_geometry
+// Batched exp and log on SO(3), Sⁿ, SPD(8) (affine-invariant) and Gr(16, 4), and the AIM Karcher
+// mean of 10³ SPD(8) (gyre::batch, parallel over the cores); compare_numpy*.py run the peers. Run: build/release/tests/bench/gyre_bench_geometry
 // (--benchmark_repetitions=5 --benchmark_report_aggregates_only=true for medians).
 #include <benchmark/benchmark.h>
 
@@ -8,8 +8,10 @@
 #include <optional>
 
 #include "gyre/core/batch.hpp"
+#include "grassmann/grassmann_batch.hpp"
 #include "gyre/core/checks.hpp"
 #include "so/so.hpp"
+#include "spd/spd.hpp"
 #include "sphere/sphere.hpp"
 
 namespace {
@@ -71,6 +73,28 @@ void BM_SO3_exp(benchmark::State& state) { run_exp(state, gyre::SO<double>(3), {
 void BM_SO3_log(benchmark::State& state) { run_log(state, gyre::SO<double>(3), {3, 3}); }
 void BM_S15_exp(benchmark::State& state) { run_exp(state, gyre::Sphere<double>(15), {16}); }
 void BM_S15_log(benchmark::State& state) { run_log(state, gyre::Sphere<double>(15), {16}); }
+void BM_SPD8_exp(benchmark::State& state) { run_exp(state, gyre::SpdAffineInvariant<double>(8), {8, 8}); }
+void BM_SPD8_log(benchmark::State& state) { run_log(state, gyre::SpdAffineInvariant<double>(8), {8, 8}); }
+void BM_Gr16_4_log(benchmark::State& state) { run_log(state, gyre::Grassmann<double>(16, 4), {16, 4}); }
+
+// The Karcher mean of 10³ SPD(8) to a step norm of 1e-12 (the peer script stops at the same norm).
+void BM_SPD8_mean(benchmark::State& state) {
+  constexpr std::size_t kPoints = 1000;
+  const gyre::SpdAffineInvariant<double> m(8);
+  const auto data = make_batch(m, kPoints, {8, 8});
+  omp_set_num_threads(static_cast<int>(state.range(0)));
+  std::optional<gyre::ChecksOff> unchecked;
+  if (state.range(1) == 0) unchecked.emplace();
+  gyre::FrechetMeanOptions options;
+  options.tolerance = 1e-12;
+  int iterations = 0;
+  for (auto _ : state) {
+    const auto mean = gyre::batch::frechet_mean(m, data.x, {}, options);
+    iterations = mean.iterations;
+    benchmark::DoNotOptimize(mean.point.data());
+  }
+  state.counters["karcher_iterations"] = iterations;
+}
 
 }  // namespace
 
@@ -81,5 +105,9 @@ BENCHMARK(BM_SO3_exp) GYRE_BATCH_ARGS;
 BENCHMARK(BM_SO3_log) GYRE_BATCH_ARGS;
 BENCHMARK(BM_S15_exp) GYRE_BATCH_ARGS;
 BENCHMARK(BM_S15_log) GYRE_BATCH_ARGS;
+BENCHMARK(BM_SPD8_exp) GYRE_BATCH_ARGS;
+BENCHMARK(BM_SPD8_log) GYRE_BATCH_ARGS;
+BENCHMARK(BM_SPD8_mean) GYRE_BATCH_ARGS;
+BENCHMARK(BM_Gr16_4_log) GYRE_BATCH_ARGS;
 
 BENCHMARK_MAIN();

@@ -84,6 +84,21 @@ xt::xarray<T> map2(const char* function, const xt::xarray<T>& a, const xt::xarra
   return out;
 }
 
+// Runs check(i) on every item in parallel; the error of the first bad item is rethrown with the
+// item's index added to its condition, under the batched function's name.
+template <class Check>
+void check_items(const char* function, std::ptrdiff_t count, const Check& check) {
+  parallel_for(count, [&](std::ptrdiff_t i) {
+    try {
+      check(i);
+    } catch (const ShapeError& e) {
+      throw ShapeError(function, e.condition() + " in item " + std::to_string(i), e.value());
+    } catch (const DomainError& e) {
+      throw DomainError(function, e.condition() + " in item " + std::to_string(i), e.value());
+    }
+  });
+}
+
 }  // namespace detail
 
 /// exp(x[b], v[b]) for every b.

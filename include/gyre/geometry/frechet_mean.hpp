@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "gyre/core/error.hpp"
@@ -23,6 +24,47 @@ struct FrechetMeanOptions {
   /// the rounding floor of the sum of logs and stops there (further steps only move ε-noise).
   double tolerance = 0;
 };
+
+/// The stopping rule of the Karcher iteration (shared by the batched fast paths): done when the
+/// step norm reaches the tolerance, or when it is below √ε and no longer shrinking.
+class KarcherStop {
+ public:
+  KarcherStop(const FrechetMeanOptions& options, double epsilon)
+      : tolerance_(options.tolerance > 0 ? options.tolerance : 8 * epsilon), floor_onset_(std::sqrt(epsilon)) {}
+
+  /// True when the iteration should return the current point, whose step norm this is.
+  bool done(double step_norm) {
+    const bool at_floor = step_norm <= floor_onset_ && step_norm >= previous_;
+    previous_ = step_norm;
+    return step_norm <= tolerance_ || at_floor;
+  }
+
+ private:
+  double tolerance_;
+  double floor_onset_;
+  double previous_ = std::numeric_limits<double>::infinity();
+};
+
+namespace detail {
+/// Fills empty weights with 1/N and returns their total; throws for no points, a count that does
+/// not match, a weight that is negative or not finite, and weights that are all 0.
+template <class T>
+T checked_mean_weights(const char* function, std::vector<T>& weights, std::size_t count) {
+  if (count == 0) throw ShapeError(function, "needs at least one point", 0);
+  if (weights.empty()) weights.assign(count, T(1) / static_cast<T>(count));
+  if (weights.size() != count) {
+    throw ShapeError(function, "needs one weight per point",
+                     std::to_string(weights.size()) + " weights, " + std::to_string(count) + " points");
+  }
+  T weight_sum = 0;
+  for (const T w : weights) {
+    if (!(w >= 0) || !std::isfinite(w)) throw DomainError(function, "weights must be finite and ≥ 0", w);
+    weight_sum += w;
+  }
+  if (!(weight_sum > 0)) throw DomainError(function, "weights must not all be 0", weight_sum);
+  return weight_sum;
+}
+}  // namespace detail
 
 /// The mean and how the iteration got there.
 template <class Point>
@@ -40,33 +82,17 @@ FrechetMean<typename M::Point> frechet_mean(const M& m, const std::vector<typena
   static_assert(is_manifold_v<M>, "frechet_mean needs a Manifold");
   using T = typename M::Scalar;
   using Tangent = typename M::Tangent;
-  if (points.empty()) throw ShapeError("frechet_mean", "needs at least one point", 0);
-  if (weights.empty()) weights.assign(points.size(), T(1) / static_cast<T>(points.size()));
-  if (weights.size() != points.size()) {
-    throw ShapeError("frechet_mean", "needs one weight per point",
-                     std::to_string(weights.size()) + " weights, " + std::to_string(points.size()) + " points");
-  }
-  T weight_sum = 0;
-  for (const T w : weights) {
-    if (!(w >= 0) || !std::isfinite(w)) throw DomainError("frechet_mean", "weights must be finite and ≥ 0", w);
-    weight_sum += w;
-  }
-  if (!(weight_sum > 0)) throw DomainError("frechet_mean", "weights must not all be 0", weight_sum);
+  const T weight_sum = detail::checked_mean_weights("frechet_mean", weights, points.size());
   for (const auto& p : points) m.check_point(p);
 
-  const double epsilon = std::numeric_limits<T>::epsilon();
-  const double tolerance = options.tolerance > 0 ? options.tolerance : 8 * epsilon;
-  const double floor_onset = std::sqrt(epsilon);
-  double previous_step = std::numeric_limits<double>::infinity();
+  KarcherStop stop(options, std::numeric_limits<T>::epsilon());
   FrechetMean<typename M::Point> result{points.front(), 0, 0.0};
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
     Tangent step = m.log(result.point, points.front()) * (weights.front() / weight_sum);
     for (std::size_t i = 1; i < points.size(); ++i) step += m.log(result.point, points[i]) * (weights[i] / weight_sum);
     result.last_step_norm = static_cast<double>(m.norm(result.point, step));
     result.iterations = iteration;
-    if (result.last_step_norm <= tolerance) return result;
-    if (result.last_step_norm <= floor_onset && result.last_step_norm >= previous_step) return result;
-    previous_step = result.last_step_norm;
+    if (stop.done(result.last_step_norm)) return result;
     result.point = m.exp(result.point, step);
   }
   throw ConvergenceError("frechet_mean",
