@@ -13,7 +13,7 @@
 //           weighted arithmetic mean (SPD, and closer than the first point), with each item's
 //           eigenvectors kept between iterations to warm-start the next eigendecomposition.
 //  Checks   as the one-item functions, item by item; errors name the first bad item.
-//  Sizes    n ≤ 16 (linalg::kMaxBatchedJacobiSize); larger n take the generic batched forms.
+//  Sizes    n ≤ 12 (linalg::kMaxBatchedJacobiSize); larger n take the generic batched forms.
 // ============================================================================================
 
 #include <vector>

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Batched SO(3) and S^15 exp/log: Gyre (Google Benchmark) against numpy/scipy, same machine, same run.
 
-Usage: /usr/bin/python3 tests/bench/compare_numpy.py build/release/tests/bench/gyre_bench_geometry
+Usage: /usr/bin/python3 tests/bench/compare_numpy.py build/bench/tests/bench/gyre_bench_geometry
 Prints a Markdown table of medians over --repetitions runs (default 7) and the ratio Gyre/peer.
 The peers are vectorised over the whole batch: scipy.spatial.transform.Rotation for SO(3)
 (rotation-vector conversions, Rodrigues in C) and plain numpy expressions for the sphere.

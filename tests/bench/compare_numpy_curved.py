@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Batched SPD(8) (affine-invariant) and Gr(16, 4) operations: Gyre against numpy/scipy, same run.
 
-Usage: /usr/bin/python3 tests/bench/compare_numpy_curved.py build/release/tests/bench/gyre_bench_geometry
+Usage: /usr/bin/python3 tests/bench/compare_numpy_curved.py build/bench/tests/bench/gyre_bench_geometry
 Prints a Markdown table of medians over --repetitions runs (default 7) and the ratio peer/Gyre.
 The peers are what a Python user writes, vectorised over the batch with numpy's stacked linalg:
   SPD log/exp   log_X(Y) = X^½ logm(X^-½ Y X^-½) X^½ (and expm for exp), X^±½ and logm/expm each

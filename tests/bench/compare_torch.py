@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """R2Conv (C8, 16 regular fields, k=5, padding 2, input 8x128x64x64 float32) against PyTorch's conv2d.
 
-Usage: /usr/bin/python3 tests/bench/compare_torch.py build/release/tests/bench/gyre_bench_r2conv
+Usage: /usr/bin/python3 tests/bench/compare_torch.py build/bench/tests/bench/gyre_bench_r2conv
 Runs Gyre's Google Benchmark binary and Debian's PyTorch (CPU, 2 threads) in the same run, several
 repetitions each, and prints a Markdown table of medians with the ratios Gyre/torch.
 

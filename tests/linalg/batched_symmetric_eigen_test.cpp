@@ -84,7 +84,7 @@ template <class T>
 void check_kind(Kind kind) {
   const double eps = std::numeric_limits<T>::epsilon();
   gyre::Rng rng(20261203);
-  for (const int n : {1, 2, 3, 5, 8, 13, 16, 17}) {
+  for (const int n : {1, 2, 3, 5, 8, 11, 12, 13, 17}) {  // 13, 17: the Eigen fallback
     CAPTURE(n);
     const int count = 37;  // not a multiple of 4 or 8 lanes
     const std::vector<T> batch = make_batch<T>(kind, n, count, rng);
@@ -93,7 +93,7 @@ void check_kind(Kind kind) {
     const Result r = measure<T>(n, count, batch, values, vectors);
     // Backward stable: errors of a few n·ε relative to ‖A‖ (Demmel & Veselić 1992 for Jacobi).
     // V is a product of about n·sweeps rotations per column, each off by ε, and ‖VᵀV − I‖ is a
-    // Frobenius norm over n² entries: 8·n·ε (measured up to 4.8·n·ε at n = 16).
+    // Frobenius norm over n² entries: 8·n·ε (measured up to 4.8·n·ε in the Jacobi kernel).
     const double budget = 4.0 * n * eps;
     CHECK(r.value_error <= budget);
     CHECK(r.reconstruction_error <= budget);
