@@ -179,7 +179,8 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
   // Each lane's matrix (QᵀAQ when warm-started), read from its lower triangle; unused lanes
   // hold the identity, which is already diagonal.
   std::array<Small<T>, kLanes> input;
-  std::array<T, kLanes> frobenius_sq{};
+  std::array<T, kLanes> frobenius{};
+  std::array<bool, kLanes> finite{};
   for (int l = 0; l < kLanes; ++l) {
     Small<T>& x = input[static_cast<std::size_t>(l)];
     if (l < used) {
@@ -195,7 +196,11 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
     } else {
       x = Small<T>::Identity(n, n);
     }
-    frobenius_sq[static_cast<std::size_t>(l)] = x.squaredNorm();
+    // A non-finite lane would keep its whole group sweeping; it solves the identity instead and
+    // reports NaN. stableNorm: ‖A‖_F without overflow in the squares of large entries.
+    finite[static_cast<std::size_t>(l)] = x.allFinite();
+    if (!finite[static_cast<std::size_t>(l)]) x = Small<T>::Identity(n, n);
+    frobenius[static_cast<std::size_t>(l)] = x.stableNorm();
   }
   alignas(64) std::array<T, kLanes> scratch{};
   for (int i = 0; i < m; ++i) {
@@ -210,7 +215,7 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
   std::iota(g.position.begin(), g.position.begin() + m, 0);
   const T eps = std::numeric_limits<T>::epsilon();
   for (int l = 0; l < kLanes; ++l) {
-    const T floor = eps * eps * std::sqrt(frobenius_sq[static_cast<std::size_t>(l)]);
+    const T floor = eps * eps * frobenius[static_cast<std::size_t>(l)];
     scratch[static_cast<std::size_t>(l)] = floor * floor;
   }
   const Lanes floor_sq = Lanes::load_aligned(scratch.data());
@@ -228,7 +233,7 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
     const std::ptrdiff_t index = first + l;
     T* item_values = values + static_cast<std::size_t>(index) * static_cast<std::size_t>(n);
     T* item_vectors = with_vectors ? vectors + static_cast<std::size_t>(index) * item : nullptr;
-    if (!std::isfinite(frobenius_sq[static_cast<std::size_t>(l)])) {
+    if (!finite[static_cast<std::size_t>(l)]) {
       // Non-finite input has no decomposition; say so in the output rather than in a number.
       std::fill(item_values, item_values + n, std::numeric_limits<T>::quiet_NaN());
       if (with_vectors) std::fill(item_vectors, item_vectors + item, std::numeric_limits<T>::quiet_NaN());

@@ -163,6 +163,23 @@ TEST_CASE("batched_symmetric_eigen: exact cases and non-finite input") {
   gyre::linalg::batched_symmetric_eigen<double>(n, 1, bad.data(), values.data(), vectors.data());
   for (const double x : values) CHECK(std::isnan(x));
 
+  // Large but finite entries (whose squares overflow) still decompose; a NaN item among good
+  // ones leaves them untouched.
+  std::vector<double> mixed(3 * n * n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    mixed[static_cast<std::size_t>(i * n + i)] = 1e300 * (i + 1);
+    mixed[static_cast<std::size_t>(n * n + i * n + i)] = i + 1;
+    mixed[static_cast<std::size_t>(2 * n * n + i * n + i)] = i + 1;
+  }
+  mixed[static_cast<std::size_t>(n * n + n)] = std::numeric_limits<double>::quiet_NaN();  // (1, 0): the lower triangle is what is read
+  std::vector<double> mixed_values(3 * n), mixed_vectors(mixed.size());
+  gyre::linalg::batched_symmetric_eigen<double>(n, 3, mixed.data(), mixed_values.data(), mixed_vectors.data());
+  for (int i = 0; i < n; ++i) {
+    CHECK(mixed_values[static_cast<std::size_t>(i)] == 1e300 * (i + 1));
+    CHECK(std::isnan(mixed_values[static_cast<std::size_t>(n + i)]));
+    CHECK(mixed_values[static_cast<std::size_t>(2 * n + i)] == i + 1);
+  }
+
   // An empty batch is a no-op.
   gyre::linalg::batched_symmetric_eigen<double>(n, 0, nullptr, nullptr, nullptr);
 }
