@@ -10,11 +10,15 @@ packages=(
   libboost-math-dev                   # special functions and constants
   libfftw3-dev                        # Fourier transforms on finite groups (double and float)
   libdnnl-dev                         # oneDNN: float convolutions (the library under PyTorch's CPU conv2d)
+  ocl-icd-opencl-dev                  # OpenCL headers: Debian's dnnl-config.cmake requires them
   doctest-dev                         # unit tests
   nlohmann-json3-dev                  # the gyre command's JSON-lines protocol and reports
   libbenchmark-dev                    # Google Benchmark (benchmarks, never part of ctest)
   zlib1g-dev                          # reads the gzip-compressed IDX files
   dataset-fashion-mnist               # real images for `gyre demo` and the training tests (IDX files)
+  xeus-dev                            # gyre-kernel: the Jupyter kernel protocol (ZeroMQ server included)
+  libclang-cpp14-dev libclang-14-dev llvm-14-dev  # gyre-kernel: clang 14's incremental Interpreter
+  jupyter-client python3-nbclient jupyter-nbconvert python3-ipykernel  # running notebooks headlessly
 )
 
 sudo_cmd=()
