@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "utf8_text.hpp"
+
 namespace gyre::kernel {
 
 GyreInterpreter::GyreInterpreter(JitOptions options) : options_(std::move(options)) {}
@@ -13,15 +15,25 @@ void GyreInterpreter::configure_impl() { session_ = std::make_unique<JitSession>
 nl::json GyreInterpreter::execute_request_impl(int execution_counter, const std::string& code, bool silent,
                                                bool /*store_history*/, nl::json /*user_expressions*/,
                                                bool /*allow_stdin*/) {
-  const CellOutcome outcome = session_->run_cell(execution_counter, code);
-  if (!silent && !outcome.output.empty()) publish_stream(outcome.ok ? "stdout" : "stderr", outcome.output);
+  // Output printed while the cell runs is published as it comes (the pump's thread publishes while
+  // this thread runs the cell and publishes nothing, and the pump is joined before we go on).
+  LiveOutput live;
+  if (!silent) live = [this](const std::string& text) { publish_stream("stdout", valid_utf8(text)); };
+  const CellOutcome outcome = session_->run_cell(execution_counter, code, live);
+  if (!silent && !outcome.output.empty()) {
+    publish_stream(outcome.ok ? "stdout" : "stderr", valid_utf8(outcome.output));
+  }
   nl::json reply;
   if (!outcome.ok) {
-    if (!silent) publish_execution_error(outcome.error_name, outcome.error_value, outcome.traceback);
+    // An exception's message may hold any bytes; JSON needs UTF-8.
+    const std::string value = valid_utf8(outcome.error_value);
+    std::vector<std::string> traceback;
+    for (const std::string& line : outcome.traceback) traceback.push_back(valid_utf8(line));
+    if (!silent) publish_execution_error(outcome.error_name, value, traceback);
     reply["status"] = "error";
     reply["ename"] = outcome.error_name;
-    reply["evalue"] = outcome.error_value;
-    reply["traceback"] = outcome.traceback;
+    reply["evalue"] = value;
+    reply["traceback"] = traceback;
     return reply;
   }
   reply["status"] = "ok";

@@ -29,6 +29,7 @@
 
 #include "cell_program.hpp"
 #include "cell_splitter.hpp"
+#include "live_output_pump.hpp"
 #include "output_capture.hpp"
 
 #ifndef GYRE_KERNEL_CLANG_RESOURCE_DIR
@@ -43,6 +44,21 @@ struct ReportedException {
   std::string cell, type, what;
 };
 ReportedException g_reported;
+
+// Diagnostics as text, without warnings located in system headers: a compiler hides those by
+// default, but clang 14's incremental parser shows them (libstdc++'s <chrono> names a GCC-only
+// warning group in a pragma, and every cell including it would say so).
+class CellDiagnosticPrinter : public clang::TextDiagnosticPrinter {
+ public:
+  using clang::TextDiagnosticPrinter::TextDiagnosticPrinter;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    if (level <= clang::DiagnosticsEngine::Warning && info.hasSourceManager() && info.getLocation().isValid() &&
+        info.getSourceManager().isInSystemHeader(info.getLocation())) {
+      return;
+    }
+    clang::TextDiagnosticPrinter::HandleDiagnostic(level, info);
+  }
+};
 
 std::string demangle(const char* name) {
   if (name == nullptr) return "unknown exception";
@@ -216,7 +232,7 @@ JitSession::JitSession(const JitOptions& options) : impl_(std::make_unique<Impl>
   if (!compiler) throw std::runtime_error("gyre-kernel: cannot set up clang: " + to_string(compiler.takeError()));
   clang::CompilerInstance& ci = **compiler;
   impl_->diagnostics_stream = std::make_unique<llvm::raw_string_ostream>(impl_->diagnostics);
-  auto* printer = new clang::TextDiagnosticPrinter(*impl_->diagnostics_stream, &ci.getDiagnosticOpts());
+  auto* printer = new CellDiagnosticPrinter(*impl_->diagnostics_stream, &ci.getDiagnosticOpts());
   ci.getDiagnostics().setClient(printer, /*ShouldOwnClient=*/true);
   // A missing header is a fatal error, after which clang 14's incremental parser crashes on the
   // next input; as a plain error it is rolled back like any other.
@@ -226,6 +242,7 @@ JitSession::JitSession(const JitOptions& options) : impl_(std::make_unique<Impl>
   if (!interpreter) throw std::runtime_error("gyre-kernel: cannot start clang's interpreter: " + to_string(interpreter.takeError()));
   impl_->interpreter = std::move(*interpreter);
   printer->BeginSourceFile(impl_->compiler().getLangOpts(), &impl_->compiler().getPreprocessor());
+
   impl_->library_paths = options.library_paths;
 
   if (auto error = impl_->interpreter->ParseAndExecute(statement_runner_prelude())) {
@@ -236,7 +253,7 @@ JitSession::JitSession(const JitOptions& options) : impl_(std::make_unique<Impl>
 
 JitSession::~JitSession() = default;
 
-CellOutcome JitSession::run_cell(int number, std::string_view code) {
+CellOutcome JitSession::run_cell(int number, std::string_view code, const LiveOutput& live) {
   const std::string cell_name = "In[" + std::to_string(number) + "]";
   CellOutcome outcome;
   auto fail = [&](std::string name, std::string value, std::vector<std::string> traceback) {
@@ -275,17 +292,22 @@ CellOutcome JitSession::run_cell(int number, std::string_view code) {
         break;
       }
     }
-    outcome.output = capture.finish() + diagnostics;
+    outcome.output = diagnostics + capture.finish();
     fail("CompileError", first_error, lines);
     return outcome;
   }
   std::string exception_type, exception_what;
   if (unit->TheModule) {
     expose_internal_definitions(*unit->TheModule);
+    if (live && !diagnostics.empty()) {  // warnings come before what the cell prints
+      live(diagnostics);
+      diagnostics.clear();
+    }
+    LiveOutputPump pump(capture, live);
     try {
       if (auto error = impl_->interpreter->Execute(*unit)) {
         const std::string message = to_string(std::move(error));
-        outcome.output = capture.finish() + diagnostics;
+        outcome.output = diagnostics + capture.finish();
         fail("LinkError", cell_name + ": " + lines_of(message).front(), lines_of(message));
         return outcome;
       }
@@ -296,7 +318,7 @@ CellOutcome JitSession::run_cell(int number, std::string_view code) {
       exception_type = "unknown exception";
     }
   }
-  outcome.output = capture.finish() + diagnostics;
+  outcome.output = diagnostics + capture.finish();
   if (g_reported.failed) {
     exception_type = g_reported.type;
     exception_what = g_reported.what;

@@ -4,6 +4,7 @@
 // cells. What clang 14 needs to run real headers (Eigen, xtensor, libgyre) is set up here; see
 // the comments in jit_session.cpp and ../shared/NOTEBOOKS.md for the measurements behind it.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +21,9 @@ struct CellOutcome {
   std::vector<std::string> traceback;  ///< all diagnostic lines, or "In[k]: <type>: <what>"
 };
 
+/// Receives a cell's output while it runs, in pieces (each valid UTF-8 up to its end).
+using LiveOutput = std::function<void(const std::string&)>;
+
 struct JitOptions {
   std::vector<std::string> compiler_flags;  ///< e.g. -march=x86-64-v3, -DNAME
   std::vector<std::string> include_paths;   ///< as #pragma cling add_include_path
@@ -34,8 +38,10 @@ class JitSession {
   JitSession(const JitSession&) = delete;
   JitSession& operator=(const JitSession&) = delete;
 
-  /// Runs cell number `number` (shown as In[number]) and reports its output and errors.
-  CellOutcome run_cell(int number, std::string_view code);
+  /// Runs cell number `number` (shown as In[number]) and reports its output and errors. With
+  /// `live`, what the cell prints while it runs goes there every 0.1 s (from another thread, while
+  /// the calling thread runs the cell), and the outcome's output holds only the rest.
+  CellOutcome run_cell(int number, std::string_view code, const LiveOutput& live = {});
 
  private:
   struct Impl;

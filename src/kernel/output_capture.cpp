@@ -7,6 +7,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "utf8_text.hpp"
+
 namespace gyre::kernel {
 
 OutputCapture::OutputCapture() {
@@ -36,14 +38,28 @@ std::string OutputCapture::finish() {
   dup2(saved_stderr_, 2);
   close(saved_stdout_);
   close(saved_stderr_);
-  std::string text;
-  if (lseek(file_, 0, SEEK_SET) == 0) {
-    char buffer[1 << 16];
-    ssize_t n = 0;
-    while ((n = read(file_, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
-  }
+  std::string text = read_from(taken_);
   close(file_);
   file_ = -1;
+  return text;
+}
+
+std::string OutputCapture::take_new() {
+  std::string text = read_from(taken_);
+  text.resize(complete_utf8_prefix(text));  // a character cut in two waits for its last bytes
+  taken_ += static_cast<off_t>(text.size());
+  return text;
+}
+
+// pread leaves the descriptor's offset, where the cell's writes go, alone.
+std::string OutputCapture::read_from(off_t offset) {
+  std::string text;
+  char buffer[1 << 16];
+  ssize_t n = 0;
+  while ((n = pread(file_, buffer, sizeof buffer, offset)) > 0) {
+    text.append(buffer, static_cast<std::size_t>(n));
+    offset += n;
+  }
   return text;
 }
 

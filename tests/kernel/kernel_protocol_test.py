@@ -14,8 +14,9 @@ from jupyter_client.manager import start_new_kernel
 TIMEOUT = 120  # seconds per cell: the first cell starts clang and parses <iostream>
 
 
-def run(client, code):
-    """Executes code and returns (reply content, stdout+stderr text, error content or None)."""
+def run(client, code, pieces=None):
+    """Executes code and returns (reply content, stdout+stderr text, error content or None);
+    the stream messages' texts are appended to `pieces` if given."""
     msg_id = client.execute(code)
     reply = client.get_shell_msg(timeout=TIMEOUT)
     while reply["parent_header"].get("msg_id") != msg_id:
@@ -28,6 +29,8 @@ def run(client, code):
         kind, content = msg["msg_type"], msg["content"]
         if kind == "stream":
             text += content["text"]
+            if pieces is not None:
+                pieces.append(content["text"])
         elif kind == "error":
             error = content
         elif kind == "status" and content["execution_state"] == "idle":
@@ -90,6 +93,19 @@ def main():
         reply, text, error = run(client, '#include <cstdio>\nstd::printf("C %d\\n", 7);\nstd::fflush(stdout);\n'
                                           'std::cerr << "to stderr";')
         expect(reply["status"] == "ok" and text == "C 7\nto stderr", "printf and std::cerr are captured")
+
+        reply, text, error = run(client, 'int sometimes(int x) { if (x) return 1; }\nstd::cout << "compiled";')
+        expect(reply["status"] == "ok" and text.endswith("compiled") and
+               text.startswith("In[%d]:1:41: warning: non-void function" % reply["execution_count"]),
+               "warnings in a cell are shown, and the cell runs (got %r)" % text)
+
+        pieces = []
+        reply, text, error = run(client, '#include <chrono>\n#include <thread>\n'
+                                          'std::cout << "first" << std::endl;\n'
+                                          'std::this_thread::sleep_for(std::chrono::milliseconds(600));\n'
+                                          'std::cout << "second" << std::endl;\n', pieces)
+        expect(reply["status"] == "ok" and text == "first\nsecond\n" and pieces[0] == "first\n",
+               "output printed while a cell runs is published before the cell ends (got %r)" % pieces)
 
         with tempfile.TemporaryDirectory() as folder:
             with open(os.path.join(folder, "answer.hpp"), "w") as header:
