@@ -270,6 +270,7 @@ bool is_declaration(const std::vector<Token>& t, std::size_t s, std::size_t e) {
   std::size_t k = s;
   while (k <= e) {
     if (is_punct(t, k, "::")) ++k;
+    if (k > s && is_punct(t, k, "~")) return true;  // `A::~A()`, a destructor defined out of class
     if (k > e || t[k].type != TokenType::identifier) return false;
     ++k;
     if (is_punct(t, k, "<")) {
@@ -279,6 +280,8 @@ bool is_declaration(const std::vector<Token>& t, std::size_t s, std::size_t e) {
     }
     if (!is_punct(t, k, "::")) break;
   }
+  // `A::A(…)`: a constructor defined outside its class.
+  if (k >= s + 3 && is_punct(t, k - 2, "::") && t[k - 1].text == t[k - 3].text && is_punct(t, k, "(")) return true;
   while (k <= e && (is_punct(t, k, "*") || is_punct(t, k, "&") || is_punct(t, k, "&&") ||
                     is_word(t, k, "const") || is_word(t, k, "volatile"))) {
     ++k;
@@ -292,6 +295,23 @@ bool continues_statement(const std::vector<Token>& t, std::size_t s, std::size_t
   return false;
 }
 
+// Whether the `{` at `brace` (depth 0, in a declaration starting at `s`) opens a body — of a
+// function (after its parameters and qualifiers, or a trailing return type) or of a namespace or
+// linkage block — rather than a brace initializer such as `Type name{…}`.
+bool opens_body(const std::vector<Token>& t, std::size_t s, std::size_t brace, bool after_arrow) {
+  if (is_word(t, s, "namespace") || is_word(t, s, "extern") ||
+      (is_word(t, s, "inline") && is_word(t, s + 1, "namespace"))) {
+    return true;
+  }
+  if (after_arrow || brace == s) return true;
+  const Token& before = t[brace - 1];
+  if (before.type == TokenType::punctuation) {
+    return before.text == ")" || before.text == "}" || before.text == "&" || before.text == "&&";
+  }
+  return before.type == TokenType::identifier &&
+         is_one_of(before.text, {"const", "volatile", "noexcept", "override", "final", "mutable", "try"});
+}
+
 // The index of the last token of the chunk that starts at `s`.
 std::size_t chunk_end(const std::vector<Token>& t, std::size_t s) {
   const std::size_t n = t.size();
@@ -299,10 +319,22 @@ std::size_t chunk_end(const std::vector<Token>& t, std::size_t s) {
   const bool type_definition = !statement && starts_type_definition(t, s, n);
   const std::size_t body_from = skip_template_headers(t, s, n);
   bool assigned = false;  // a `=` at depth 0: braces belong to an initializer, the `;` ends it
+  bool arrow = false;     // a trailing return type: `auto f() -> T {` opens a body
+  bool constructor_initializers = false;  // after `) :` of an out-of-class constructor
+  bool member_initializer = false;        // inside the braces of one of them
   int depth = 0;
   for (std::size_t k = s; k < n; ++k) {
     if (t[k].type != TokenType::punctuation) continue;
     const std::string_view p = t[k].text;
+    if (p == "{" && depth == 0 && !statement && !type_definition && !assigned) {
+      if (constructor_initializers && t[k - 1].type == TokenType::identifier) {
+        member_initializer = true;  // `A::A() : x{1} {}`: x's initializer, not the body
+      } else if (!opens_body(t, s, k, arrow)) {
+        assigned = true;  // `T a{1}, b{2};`: a brace initializer, so the `;` ends the declaration
+      }
+    }
+    if (depth == 0 && p == "->") arrow = true;
+    if (depth == 0 && p == ":" && k > s && is_punct(t, k - 1, ")")) constructor_initializers = true;
     if (p == "(" || p == "[" || p == "{") {
       ++depth;
     } else if (p == ")" || p == "]" || p == "}") {
@@ -313,6 +345,10 @@ std::size_t chunk_end(const std::vector<Token>& t, std::size_t s) {
         return k;
       }
       if (type_definition || assigned) continue;
+      if (member_initializer) {
+        member_initializer = false;
+        continue;
+      }
       return is_punct(t, k + 1, ";") ? k + 1 : k;  // a function or namespace body; `int x{1};`
     } else if (depth == 0 && p == ";") {
       if (statement && continues_statement(t, s, k + 1)) continue;

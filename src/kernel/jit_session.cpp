@@ -105,11 +105,20 @@ std::vector<std::string> lines_of(const std::string& text) {
 // first parsed it and is invisible to later modules, which then fail to link. Giving those
 // definitions weak linkage makes them visible and lets duplicates collapse. Names with '$' are
 // clang's per-module numbering of unnamed types (lambdas in initializers) and must stay local:
-// two cells' `$_0` are different functions.
+// two cells' `$_0` are different functions. A top-level variable whose type has no linkage
+// (`auto f = [](…) {…};`) is internal too, under its plain name, and a later cell that calls it
+// needs it; compiler-made names (`__cxx_global_var_init.3`, `.str`, `_GLOBAL__sub_I_…`) are
+// per-module and stay local. Collapsing by name is safe because all cells share one translation
+// unit, where a name is defined once.
+bool is_shared_across_cells(llvm::StringRef name) {
+  if (name.contains('$') || name.contains('.')) return false;
+  if (name.startswith("_Z")) return true;
+  return !name.startswith("__") && !name.startswith("_GLOBAL_") && !name.empty();
+}
+
 void expose_internal_definitions(llvm::Module& module) {
   for (llvm::GlobalValue& value : module.global_values()) {
-    if (value.hasLocalLinkage() && !value.isDeclaration() && value.getName().startswith("_Z") &&
-        !value.getName().contains('$')) {
+    if (value.hasLocalLinkage() && !value.isDeclaration() && is_shared_across_cells(value.getName())) {
       value.setLinkage(llvm::GlobalValue::WeakODRLinkage);
       value.setVisibility(llvm::GlobalValue::DefaultVisibility);
     }

@@ -64,6 +64,22 @@ TEST_CASE("cell splitter: functions, types, namespaces, templates and using are 
   CHECK(kinds("std::ostream& operator<<(std::ostream& os, const Point& p) { return os << p.x; }") ==
         "declaration");
   CHECK(kinds("auto f = [](int a) { return a + 1; };") == "declaration");
+  CHECK(kinds("auto next(int x) -> int { return x + 1; }\nx = 1;") == "declaration statement");
+  CHECK(kinds("inline int g() noexcept { return 1; }\nx = 1;") == "declaration statement");
+  CHECK(kinds("inline namespace v1 { int h() { return 1; } }\nx = 1;") == "declaration statement");
+  CHECK(kinds("extern \"C\" { int c_function(); }\nx = 1;") == "declaration statement");
+  CHECK(kinds("Point::Point(double a) : x{a}, y{0} {}\nx = 1;") == "declaration statement");
+  CHECK(kinds("Point::Point() : x(0), y(0) { x = 1; }\nx = 1;") == "declaration statement");
+  CHECK(kinds("Point::~Point() {}\nx = 1;") == "declaration statement");
+  CHECK(kinds("double Point::norm() const { return x; }\nx = 1;") == "declaration statement");
+}
+
+TEST_CASE("cell splitter: brace initializers do not end a declaration early") {
+  CHECK(texts("Series a{\"a\", {}, {}}, b{\"b\", {}, {}};\nx = 1;") ==
+        std::vector<std::string>{"Series a{\"a\", {}, {}}, b{\"b\", {}, {}};", "x = 1;"});
+  CHECK(kinds("int x{1};\nx = 2;") == "declaration statement");
+  CHECK(kinds("std::vector<int> v{1, 2}, w{3};") == "declaration");
+  CHECK(kinds("Plot plot{\"t\", {s1, s2}, {}};\nplot.draw();") == "declaration statement");
 }
 
 TEST_CASE("cell splitter: expressions and control flow are statements") {

@@ -99,6 +99,11 @@ def main():
                text.startswith("In[%d]:1:41: warning: non-void function" % reply["execution_count"]),
                "warnings in a cell are shown, and the cell runs (got %r)" % text)
 
+        reply, text, error = run(client, 'auto add_one = [](int v) { return v + 1; };\n')
+        reply, text, error = run(client, 'std::cout << add_one(41);')
+        expect(reply["status"] == "ok" and text == "42",
+               "a lambda stored in a top-level variable can be called from a later cell (got %r)" % (error,))
+
         pieces = []
         reply, text, error = run(client, '#include <chrono>\n#include <thread>\n'
                                           'std::cout << "first" << std::endl;\n'
