@@ -20,7 +20,9 @@
 //            shared/reference/escnn.json (irrep_tables C4, C6, C8).
 // ============================================================================================
 
-#include "cn/grid_action.hpp"
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
+#include "grid_action.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"

@@ -19,6 +19,8 @@
 //  References: escnn 1.0.13 (shared/reference/escnn.json, meta.conventions); numpy rot90 and flip.
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/validate.hpp"

@@ -29,8 +29,8 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
-#include "spd/log_cholesky.hpp"
-#include "stereographic/stereographic.hpp"
+#include "../spd/log_cholesky.hpp"
+#include "../stereographic/stereographic.hpp"
 
 namespace gyre {
 

@@ -23,8 +23,10 @@
 //            shared/reference/escnn.json (irrep_tables D4, D6, D8; meta.conventions).
 // ============================================================================================
 
-#include "cn/cn.hpp"
-#include "cn/grid_action.hpp"
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
+#include "../cn/cn.hpp"
+#include "../cn/grid_action.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"

@@ -27,7 +27,7 @@
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
-#include "se2/planar_rigid_detail.hpp"
+#include "../se2/planar_rigid_detail.hpp"
 
 #include <boost/math/constants/constants.hpp>
 

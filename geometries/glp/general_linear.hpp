@@ -26,6 +26,8 @@
 //  Validity  check_point: n×n, finite, det > 0 (GL⁺), |det − 1| ≤ √ε (SL).
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cmath>
 #include <complex>
 #include <limits>

@@ -25,6 +25,8 @@
 //  Sampling  random_point: Haar (QR of a Gaussian); random_tangent: (I − UUᵀ)G, G Gaussian.
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -5,9 +5,11 @@
 // Gram matrix (see grassmann_batch.cpp) and stack-sized work matrices for n ≤ 64, p ≤ 16; larger
 // bases take the one-item route. Checks as the one-item log; errors name the item.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <xtensor/xarray.hpp>
 
-#include "grassmann/grassmann.hpp"
+#include "grassmann.hpp"
 #include "gyre/core/batch.hpp"
 
 namespace gyre::batch {

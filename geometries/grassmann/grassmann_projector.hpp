@@ -8,7 +8,7 @@
 //  exp_P(X) = e^Ω P e^-Ω with Ω = [X, P]; Gyre does not form the n×n matrix exponential.
 // ============================================================================================
 
-#include "grassmann/grassmann.hpp"
+#include "grassmann.hpp"
 
 namespace gyre {
 

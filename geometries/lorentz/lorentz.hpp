@@ -22,6 +22,8 @@
 //  Validity    ‖ΛᵀηΛ − η‖_max ≤ √ε·max(1, ‖Λ‖²_max) (boosts have large entries), then the component.
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cmath>
 #include <complex>
 #include <limits>

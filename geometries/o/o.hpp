@@ -3,7 +3,7 @@
 // bi-invariant metric ½·tr(UᵀV). Conventions, formulas and the behaviour between components:
 // so/orthogonal_group.hpp (shared with SO(n)).
 
-#include "so/orthogonal_group.hpp"
+#include "../so/orthogonal_group.hpp"
 
 namespace gyre {
 

@@ -2,7 +2,7 @@
 // The orthogonal group O(2) (rotations and reflections) in closed form. Conventions:
 // so2/planar_orthogonal.hpp.
 
-#include "so2/planar_orthogonal.hpp"
+#include "../so2/planar_orthogonal.hpp"
 
 namespace gyre {
 

@@ -46,7 +46,7 @@
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
-#include "se2/planar_rigid_detail.hpp"
+#include "planar_rigid_detail.hpp"
 
 #include <boost/math/constants/constants.hpp>
 

@@ -35,6 +35,8 @@
 //            skew-symmetric matrices and logarithms of orthogonal matrices".
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -48,7 +50,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
-#include "so/so_detail.hpp"
+#include "so_detail.hpp"
 
 namespace gyre {
 

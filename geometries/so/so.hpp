@@ -2,7 +2,7 @@
 // The special orthogonal group SO(n): rotations of ℝⁿ with the bi-invariant metric ½·tr(UᵀV).
 // Conventions, formulas and cut-locus behaviour: orthogonal_group.hpp (shared with O(n)).
 
-#include "so/orthogonal_group.hpp"
+#include "orthogonal_group.hpp"
 
 namespace gyre {
 

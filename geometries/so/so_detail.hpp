@@ -18,6 +18,8 @@
 //   accuracy (their clusters' coupling through rounding is dropped); elsewhere log is accurate
 //   to a few ε relative.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cmath>
 #include <limits>
 #include <vector>

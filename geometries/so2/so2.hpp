@@ -1,7 +1,7 @@
 #pragma once
 // The rotation group SO(2) in closed form, 2×2 matrices. Conventions: planar_orthogonal.hpp.
 
-#include "so2/planar_orthogonal.hpp"
+#include "planar_orthogonal.hpp"
 
 namespace gyre {
 

@@ -16,13 +16,15 @@
 //  Sizes    n ≤ 12 (linalg::kMaxBatchedJacobiSize); larger n take the generic batched forms.
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <vector>
 
 #include <xtensor/xarray.hpp>
 
 #include "gyre/core/batch.hpp"
 #include "gyre/geometry/batch_frechet_mean.hpp"
-#include "spd/affine_invariant.hpp"
+#include "affine_invariant.hpp"
 
 namespace gyre::batch {
 

@@ -26,6 +26,8 @@
 //  References: Bhatia, Jain & Lim 2019; Malagò, Montrucchio & Pistone 2018; Massart & Absil 2020.
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -34,7 +36,7 @@
 #include <Eigen/Cholesky>
 
 #include "gyre/core/manifold.hpp"
-#include "spd/spd_common.hpp"
+#include "spd_common.hpp"
 
 namespace gyre {
 

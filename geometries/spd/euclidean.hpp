@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "gyre/core/manifold.hpp"
-#include "spd/spd_common.hpp"
+#include "spd_common.hpp"
 
 namespace gyre {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "spd/bures_wasserstein.hpp"
+#include "bures_wasserstein.hpp"
 
 namespace gyre {
 

@@ -20,13 +20,15 @@
 //            decomposition", SIAM J. Matrix Anal. Appl. 40 (2019); geomstats pins the values.
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <limits>
 #include <vector>
 
 #include <Eigen/Cholesky>
 
 #include "gyre/core/manifold.hpp"
-#include "spd/spd_common.hpp"
+#include "spd_common.hpp"
 
 namespace gyre {
 

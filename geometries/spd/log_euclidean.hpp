@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "gyre/core/manifold.hpp"
-#include "spd/spd_common.hpp"
+#include "spd_common.hpp"
 
 namespace gyre {
 

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "gyre/core/manifold.hpp"
-#include "spd/spd_common.hpp"
+#include "spd_common.hpp"
 
 namespace gyre {
 

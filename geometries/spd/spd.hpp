@@ -1,12 +1,12 @@
 #pragma once
 // SPD(n): every metric Gyre offers, and the Lie group structures LieBN uses. One header per
 // metric; this one includes them all.
-#include "spd/affine_invariant.hpp"
-#include "spd/bures_wasserstein.hpp"
-#include "spd/euclidean.hpp"
-#include "spd/generalized_bures_wasserstein.hpp"
-#include "spd/log_cholesky.hpp"
-#include "spd/log_euclidean.hpp"
-#include "spd/power_deformed.hpp"
-#include "spd/spd_groups.hpp"
-#include "spd/affine_invariant_batch.hpp"
+#include "affine_invariant.hpp"
+#include "bures_wasserstein.hpp"
+#include "euclidean.hpp"
+#include "generalized_bures_wasserstein.hpp"
+#include "log_cholesky.hpp"
+#include "log_euclidean.hpp"
+#include "power_deformed.hpp"
+#include "spd_groups.hpp"
+#include "affine_invariant_batch.hpp"

@@ -4,6 +4,8 @@
 // inner products ⟨A, B⟩^(α,β) = α·tr(AB) + β·tr(A)·tr(B) (α > 0, α + nβ > 0) of the LieBN paper
 // (Chen et al. 2024), which the affine-invariant and log-Euclidean metrics are built on.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cmath>
 #include <string>
 #include <vector>

@@ -15,8 +15,8 @@
 // ============================================================================================
 
 #include "gyre/core/checks.hpp"
-#include "spd/log_cholesky.hpp"
-#include "spd/spd_common.hpp"
+#include "log_cholesky.hpp"
+#include "spd_common.hpp"
 
 namespace gyre {
 

@@ -42,7 +42,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
-#include "stereographic/curvature_functions.hpp"
+#include "curvature_functions.hpp"
 
 namespace gyre {
 

@@ -4,6 +4,8 @@
 // Eigen::Map of the row-major buffer (xtensor's layout), the one-item function runs on it, and
 // the items run in parallel over the cores. Tangent vectors have their points' ambient shape.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cstddef>
 #include <string>
 

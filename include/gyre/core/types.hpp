@@ -1,6 +1,8 @@
 #pragma once
 // Scalar-generic Eigen aliases used across Gyre.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <Eigen/Core>
 
 namespace gyre {

@@ -2,6 +2,8 @@
 // Shared validation helpers: the geometries' check_point / check_tangent are built from these so
 // that every message about shapes, NaN and tolerances reads the same way.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cmath>
 #include <limits>
 #include <string>

@@ -7,6 +7,8 @@
 // Finite groups (C_N, D_N) fit the same wrapper: their elements travel as integer-valued n×1
 // matrices (C_N: [k]; D_N: [f, k]); the manifold operations throw DomainError for them.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <initializer_list>
 #include <map>
 #include <memory>

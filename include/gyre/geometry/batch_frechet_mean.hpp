@@ -3,6 +3,8 @@
 // the items and runs gyre::frechet_mean. Geometries with a faster batched mean overload it (the
 // affine-invariant SPD metric: spd/affine_invariant_batch.hpp).
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <vector>
 
 #include <xtensor/xarray.hpp>

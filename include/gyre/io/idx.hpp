@@ -5,6 +5,8 @@
 // Every malformed file is an IoError naming the path and what is wrong; sizes are validated
 // against the file before anything is allocated.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -15,6 +15,8 @@
 //  is G ↦ Df(S)[G] with the same formula.
 // ============================================================================================
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <algorithm>
 #include <cmath>
 #include <string>

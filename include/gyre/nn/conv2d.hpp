@@ -8,6 +8,8 @@
 // conv2d / conv2d_backward pick oneDNN for float when it is there and the reference otherwise;
 // tests compare the two.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <vector>
 
 #include <xtensor/xtensor.hpp>

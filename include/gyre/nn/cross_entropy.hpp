@@ -5,6 +5,8 @@
 // log-sum-exp is shifted by the row maximum, so large logits never overflow, and it is accumulated
 // in double for float logits too.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cstddef>
 #include <vector>
 

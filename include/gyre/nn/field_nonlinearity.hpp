@@ -10,6 +10,8 @@
 // Both keep their input in training and evaluation mode, so backward() always differentiates the
 // most recent forward().
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <optional>
 #include <string>
 #include <vector>

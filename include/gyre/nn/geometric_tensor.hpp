@@ -1,6 +1,8 @@
 #pragma once
 // A feature map (N, C, H, W) that carries its field type, as escnn's GeometricTensor.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <xtensor/xtensor.hpp>
 
 #include "gyre/core/error.hpp"

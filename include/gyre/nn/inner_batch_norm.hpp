@@ -10,6 +10,8 @@
 // Evaluation mode is the affine map γ·(x − μᵣ)/√(σᵣ² + ε) + β with the running statistics, and its
 // backward is that map's derivative. Statistics are accumulated in double for float too.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <optional>
 #include <string>
 #include <vector>

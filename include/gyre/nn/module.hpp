@@ -3,6 +3,8 @@
 // without autograd. backward() takes ∂L/∂output of the most recent forward(), accumulates
 // ∂L/∂parameter into each Parameter's grad and returns ∂L/∂input.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <memory>
 #include <string>
 #include <vector>

@@ -5,6 +5,8 @@
 // forward() keeps its input in training and evaluation mode alike, so backward() is always the
 // derivative at the most recent forward() input (never a stale one).
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <optional>
 #include <string>
 

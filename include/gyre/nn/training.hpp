@@ -3,6 +3,8 @@
 // cross-entropy with optional random-rotation augmentation, accuracy on rotated copies of a test
 // set, and the image preparation that keeps rotations exact (odd-sized, centred maps).
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -8,6 +8,8 @@
 //   θ ← θ − (η/(1 − β₁ᵗ)) · m / (√v/√(1 − β₂ᵗ) + ε)
 // The bias corrections 1 − βᵗ are computed in double, as torch computes them in Python floats.
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <vector>
 
 #include <xtensor/xarray.hpp>

@@ -6,6 +6,8 @@
 //   g ← g + μ·b (Nesterov) or g ← b              (momentum μ > 0 only)
 //   θ ← θ − η·g                                  (learning rate η)
 
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
 #include <vector>
 
 #include <xtensor/xarray.hpp>
