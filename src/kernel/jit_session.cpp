@@ -312,19 +312,36 @@ CellOutcome JitSession::run_cell(int number, std::string_view code, const LiveOu
       live(diagnostics);
       diagnostics.clear();
     }
-    LiveOutputPump pump(capture, live);
-    try {
-      if (auto error = impl_->interpreter->Execute(*unit)) {
-        const std::string message = to_string(std::move(error));
-        outcome.output = diagnostics + capture.finish();
-        fail("LinkError", cell_name + ": " + lines_of(message).front(), lines_of(message));
-        return outcome;
+    std::string link_error;
+    {
+      // The pump reads the capture while the cell runs; it must stop before capture.finish().
+      LiveOutputPump pump(capture, live);
+      try {
+        if (auto error = impl_->interpreter->Execute(*unit)) link_error = to_string(std::move(error));
+      } catch (const std::exception& e) {  // thrown by the initializer of a top-level declaration
+        exception_type = demangle(typeid(e).name());
+        exception_what = e.what();
+      } catch (...) {
+        exception_type = "unknown exception";
       }
-    } catch (const std::exception& e) {  // thrown by the initializer of a top-level declaration
-      exception_type = demangle(typeid(e).name());
-      exception_what = e.what();
-    } catch (...) {
-      exception_type = "unknown exception";
+    }
+    if (!link_error.empty()) {
+      outcome.output = diagnostics + capture.finish();
+      // ORC names the missing symbols on stderr ("JIT session error: Symbols not found: [ … ]")
+      // and returns only "Failed to materialize …"; the missing names are what the user needs.
+      std::string summary = lines_of(link_error).front();
+      for (const std::string& line : lines_of(outcome.output)) {
+        if (line.find("Symbols not found") != std::string::npos) summary = line;
+      }
+      std::vector<std::string> traceback = lines_of(link_error);
+      traceback.insert(traceback.begin(), summary);
+      fail("LinkError", cell_name + ": " + summary, traceback);
+      // ORC keeps the failed module's initializer pending and retries it, failing once more, on
+      // the next execution; a throwaway input takes that failure so the user's next cell runs.
+      llvm::consumeError(impl_->interpreter->ParseAndExecute(
+          "static const int gyre_kernel_after_link_error_" + std::to_string(impl_->statement_group++) + " = 0;"));
+      impl_->take_diagnostics();
+      return outcome;
     }
   }
   outcome.output = diagnostics + capture.finish();

@@ -104,6 +104,13 @@ def main():
         expect(reply["status"] == "ok" and text == "42",
                "a lambda stored in a top-level variable can be called from a later cell (got %r)" % (error,))
 
+        reply, text, error = run(client, 'int never_defined();\nstd::cout << never_defined();')
+        expect(reply["status"] == "error" and error["ename"] == "LinkError" and "never_defined" in error["evalue"],
+               "a symbol no library defines is a LinkError naming it (got %r)" % (error,))
+        reply, text, error = run(client, 'std::cout << "after link error " << total;')
+        expect(reply["status"] == "ok" and text == "after link error 16",
+               "the next cell after a link error runs (got %r, %r)" % (text, error))
+
         pieces = []
         reply, text, error = run(client, '#include <chrono>\n#include <thread>\n'
                                           'std::cout << "first" << std::endl;\n'
