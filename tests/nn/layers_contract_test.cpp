@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include "gyre/check/gradient_check.hpp"
+#include "gyre/nn/plain_conv2d.hpp"
+#include "gyre/nn/r2conv.hpp"
 #include "layer_zoo.hpp"
 #include "support/test_support.hpp"
 
@@ -116,17 +118,51 @@ TEST_CASE("layers: a tensor of another field type is a ShapeError naming both ty
   }
 }
 
-TEST_CASE("layers: backward before any forward is a DomainError; a grad of the wrong shape is a ShapeError") {
+TEST_CASE("layers: backward before any forward is a DomainError, and a grad of the wrong shape is a ShapeError") {
   auto fresh = gyre::test::layer_zoo<double>(kD4);
   for (auto& layer : fresh) {
     CAPTURE(layer->describe());
     CHECK_THROWS_AS(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(layer->out_type(), 1, 3, 3, 1))),
                     gyre::DomainError);
     const auto y = layer->forward(gyre::test::random_feature_map<double>(layer->in_type(), 2, 6, 6, 1));
-    // One row more than the last output: reading it would run past the cached arrays.
-    CHECK_THROWS_WITH_AS(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(
-                             layer->out_type(), 2, y.data.shape(2) + 1, y.data.shape(3), 3))),
-                         doctest::Contains("grad_output must have the last forward output's shape"), gyre::ShapeError);
+    // One row or one image more than the last output: reading it would run past the cached arrays.
+    for (const std::size_t extra_image : {0, 1}) {
+      CAPTURE(extra_image);
+      CHECK_THROWS_WITH_AS(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(
+                               layer->out_type(), 2 + extra_image, y.data.shape(2) + 1 - extra_image, y.data.shape(3), 3))),
+                           doctest::Contains("grad_output must have the last forward output's shape"), gyre::ShapeError);
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("convolutions: backward needs a training forward, and a grad of the wrong shape is a ShapeError", T,
+                   float, double) {
+  const FieldType regular(kC4, gyre::repr::regular_representation(kC4), 1);
+  gyre::nn::R2ConvOptions padded;
+  padded.padding = 1;
+  std::vector<std::unique_ptr<gyre::nn::Module<T>>> convs;
+  convs.push_back(std::make_unique<gyre::nn::R2Conv<T>>(regular, regular, 3, padded));
+  convs.push_back(std::make_unique<gyre::nn::EquivariantLinear<T>>(regular, regular));
+  convs.push_back(std::make_unique<gyre::nn::PlainConv2d<T>>(2, 3, 3));
+  for (auto& conv : convs) {
+    CAPTURE(conv->describe());
+    const auto grad = [&](std::size_t n, std::size_t h, std::size_t w) {
+      return gyre::test::random_feature_map<T>(conv->out_type(), n, h, w, 2);
+    };
+    CHECK_THROWS_AS(static_cast<void>(conv->backward(grad(1, 3, 3))), gyre::DomainError);
+    const auto y = conv->forward(gyre::test::random_feature_map<T>(conv->in_type(), 2, 6, 6, 1));
+    const std::size_t h = y.data.shape(2);
+    const std::size_t w = y.data.shape(3);
+    // One row, one column or one image more than the last output: each would read past the cache.
+    for (const auto& wrong : {grad(2, h + 1, w), grad(2, h, w + 1), grad(3, h, w)}) {
+      CHECK_THROWS_WITH_AS(static_cast<void>(conv->backward(wrong)),
+                           doctest::Contains("grad_output must have the forward output's shape"), gyre::ShapeError);
+    }
+    CHECK_NOTHROW(static_cast<void>(conv->backward(grad(2, h, w))));
+    // Evaluation mode keeps no input to differentiate.
+    conv->eval();
+    static_cast<void>(conv->forward(gyre::test::random_feature_map<T>(conv->in_type(), 2, 6, 6, 1)));
+    CHECK_THROWS_AS(static_cast<void>(conv->backward(grad(2, h, w))), gyre::DomainError);
   }
 }
 

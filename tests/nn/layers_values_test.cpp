@@ -77,6 +77,7 @@ TEST_CASE("NormReLU: relu(‖f‖ − b)·f/‖f‖ per field, and 0 output with
   x(0, 0, 0, 1) = 0.6;  // ‖f‖ = 0.6 < b → 0
   // pixel 2 is f = 0
   const auto y = layer.forward(GeometricTensor<double>(type, x));
+  // √25 is exact; (5 − 1)/5 and the product cost two roundings (≈ 4e-16 relative).
   CHECK(y.data(0, 0, 0, 0) == doctest::Approx(2.4).epsilon(1e-15));
   CHECK(y.data(0, 1, 0, 0) == doctest::Approx(3.2).epsilon(1e-15));
   CHECK(y.data(0, 0, 0, 1) == 0.0);
@@ -100,6 +101,7 @@ TEST_CASE("GatedNonlinearity: gates first in the input type, y = sigmoid(gate)·
   for (std::size_t n = 0; n < 2; ++n)
     for (std::size_t c = 0; c < 10; ++c) {
       const std::size_t field = c < 2 ? 0 : 1;
+      // The same exp, one division and one product in either branch of sigmoid: a few ulps.
       CHECK(y.data(n, c, 1, 2) == doctest::Approx(sigmoid(x.data(n, field, 1, 2)) * x.data(n, c + 2, 1, 2)).epsilon(1e-14));
     }
 }
@@ -116,6 +118,7 @@ TEST_CASE("pooling: values against the definitions") {
   gyre::nn::PointwiseAvgPool<double> avg(regular, 3, 2, 1);
   const auto a = avg.forward(x);
   CHECK(a.data.shape(2) == 2);
+  // A sum of 4 terms and a division, perhaps in another order: a few ulps of values of size ≈ 1.
   CHECK(a.data(0, 1, 0, 0) ==
         doctest::Approx((x.data(0, 1, 0, 0) + x.data(0, 1, 0, 1) + x.data(0, 1, 1, 0) + x.data(0, 1, 1, 1)) / 9).epsilon(1e-14));
   // PointwiseMaxPool: padding never wins, even when every real value is negative.
@@ -137,10 +140,10 @@ TEST_CASE("pooling: values against the definitions") {
   gyre::nn::GlobalAveragePool<double> global(vectors);
   const auto gap = global.forward(GeometricTensor<double>(vectors, v));
   CHECK(gap.data.shape(2) == 1);
-  CHECK(gap.data(0, 0, 0, 0) == doctest::Approx(2.5 / 4).epsilon(1e-15));
+  CHECK(gap.data(0, 0, 0, 0) == doctest::Approx(2.5 / 4).epsilon(1e-15));  // 0.625 and its 4 summands are exact
 }
 
-TEST_CASE("InnerBatchNorm: running statistics follow torch's update; evaluation backward is the affine map's") {
+TEST_CASE("InnerBatchNorm: running statistics follow torch's update, and evaluation backward is the affine map's") {
   const FieldType type = gyre::test::permutation_fields(kD4);
   gyre::nn::InnerBatchNorm<double> bn(type);  // momentum 0.1
   const auto x = gyre::test::random_feature_map<double>(type, 3, 4, 4, 30);
@@ -155,9 +158,11 @@ TEST_CASE("InnerBatchNorm: running statistics follow torch's update; evaluation 
   for (std::size_t n = 0; n < 3; ++n)
     for (std::size_t c = 8; c < 12; ++c)
       for (std::size_t p = 0; p < 16; ++p) sum2 += std::pow(x.data.data()[(n * 13 + c) * 16 + p] - mean, 2);
+  // The layer sums the same 192 values in another order: ≤ 192·ε ≈ 4e-14 relative at worst.
   CHECK(bn.running_mean()[1] == doctest::Approx(0.1 * mean).epsilon(1e-13));
   CHECK(bn.running_var()[1] == doctest::Approx(0.9 + 0.1 * sum2 / 191).epsilon(1e-13));
-  // Evaluation mode: y is affine in x, backward is its derivative (finite differences, 1e-7 relative).
+  // Evaluation mode: y is affine in x, backward is its derivative. Central differences of an affine
+  // map have no truncation error; h = 1e-6 leaves rounding ε·|y|/h ≈ 1e-9, so 1e-7 relative.
   bn.parameters()[0]->value(1) = 1.7;
   bn.eval();
   const auto upstream = gyre::test::random_feature_map<double>(type, 3, 4, 4, 31).data;
@@ -178,6 +183,7 @@ TEST_CASE("pointwise nonlinearities: backward differentiates the latest forward,
   static_cast<void>(elu.forward(x2));
   const auto upstream = gyre::test::random_feature_map<double>(type, 1, 3, 3, 3).data;
   const auto analytic = elu.backward(GeometricTensor<double>(type, upstream));
+  // h = 1e-6 on a function with |f'''| ≤ 1 off the kink at 0: truncation ≈ 1e-13, rounding ≈ 1e-9.
   CHECK(gyre::test::relative_difference(analytic.data, numeric_input_gradient(elu, x2, upstream)) <= 1e-7);
 }
 
@@ -239,7 +245,7 @@ TEST_CASE("check_gradients: a wrong backward is caught, and NaN is never hidden"
   CHECK(std::isnan(with_nan.error_of("missing")));
 }
 
-TEST_CASE("cross_entropy: float agrees with double; a label count that differs from N is a ShapeError") {
+TEST_CASE("cross_entropy: float agrees with double, and a label count that differs from N is a ShapeError") {
   const xt::xtensor<double, 2> logits{{0.3, -1.2, 2.0, 0.0}, {5.0, 4.0, -3.0, 1.0}};
   const std::vector<int> labels{2, 1};
   const auto d = gyre::nn::cross_entropy(logits, labels);
