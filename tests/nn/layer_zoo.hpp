@@ -35,6 +35,13 @@ inline nn::FieldType permutation_fields(const repr::PlanarGroup& g) {
   return nn::FieldType(g, {repr::regular_representation(g), quotient, repr::trivial_representation(g)});
 }
 
+/// The fields named as escnn names them ("regular", "irrep_1", "irrep_1,0", "regular_2", …).
+inline nn::FieldType fields_by_name(const repr::PlanarGroup& g, const std::vector<std::string>& names) {
+  std::vector<repr::Representation> reps;
+  for (const std::string& name : names) reps.push_back(repr::representation_by_name(g, name));
+  return nn::FieldType(g, std::move(reps));
+}
+
 /// Any fields: a 2-d irrep, regular, trivial, and for flip groups the sign irrep of the flip.
 inline nn::FieldType mixed_fields(const repr::PlanarGroup& g) {
   std::vector<repr::Representation> fields{repr::irrep_representation(g, {g.has_flips() ? 1 : 0, 1}),
