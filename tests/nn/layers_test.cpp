@@ -129,6 +129,7 @@ TEST_CASE("layers: each layer commutes with the grid symmetries to 1e-12") {
     const auto x = random_tensor(module->in_type(), 2, 7, 7, 22);
     const auto report = gyre::check::check_equivariance(*module, x, grid_elements(module->in_type().group()));
     CAPTURE(report.table());
+    // Grid symmetries permute pixels and channels exactly; only reordered sums round (≈ 1e-15).
     CHECK(report.max_grid_symmetry_error() <= 1e-12);
   }
 }
@@ -172,14 +173,15 @@ TEST_CASE("InnerBatchNorm: training normalises each field, evaluation uses runni
           sum2 += v * v;
           count += 1;
         }
-    CHECK(std::abs(sum / count) <= 1e-12);               // zero mean up to rounding
+    CHECK(std::abs(sum / count) <= 1e-12);  // zero mean up to rounding: 200 terms of size ≈ 1, ≈ 200·ε
     CHECK(sum2 / count == doctest::Approx(1.0).epsilon(1e-4));  // unit variance but for ε = 1e-5
   }
   bn.eval();
   const auto z = bn.forward(x);
   // Running variance is the unbiased one (count/(count − 1) larger), so eval output is slightly smaller.
+  // The ratio ignores ε = 1e-5, which moves it by ≈ ε/(2·800·σ²) ≈ 6e-9 (σ² ≈ 1): hence 1e-7.
   const double ratio = std::sqrt((800.0 - 1) / 800.0);
-  CHECK(z.data(0, 0, 0, 0) == doctest::Approx(y.data(0, 0, 0, 0) * ratio).epsilon(1e-4));
+  CHECK(z.data(0, 0, 0, 0) == doctest::Approx(y.data(0, 0, 0, 0) * ratio).epsilon(1e-7));
 }
 
 TEST_CASE("cross_entropy: value and gradient against the definition") {
@@ -188,7 +190,8 @@ TEST_CASE("cross_entropy: value and gradient against the definition") {
   const auto ce = gyre::nn::cross_entropy(logits, labels);
   const double l0 = -std::log(std::exp(2.0) / (std::exp(1.0) + std::exp(2.0) + std::exp(-1.0)));
   const double l1 = -std::log(std::exp(0.5) / (2 * std::exp(0.5) + std::exp(3.0)));
-  CHECK(ce.loss == doctest::Approx((l0 + l1 + 0.0) / 3).epsilon(1e-14));  // the huge logits stay finite
+  // The huge logits stay finite; log-sum-exp of 3 terms against exp/log of the definition: a few ulps.
+  CHECK(ce.loss == doctest::Approx((l0 + l1 + 0.0) / 3).epsilon(1e-14));
   CHECK(ce.correct == 2);
   const double step = 1e-6;
   for (std::size_t i = 0; i < 2; ++i)
@@ -198,6 +201,7 @@ TEST_CASE("cross_entropy: value and gradient against the definition") {
       up(i, j) += step;
       down(i, j) -= step;
       const double numeric = (gyre::nn::cross_entropy(up, labels).loss - gyre::nn::cross_entropy(down, labels).loss) / (2 * step);
+      // h = 1e-6 on the smooth mean loss: truncation h²·|f'''| ≈ 1e-13, rounding ε·|loss|/h ≈ 1e-10.
       CHECK(ce.grad(i, j) == doctest::Approx(numeric).epsilon(1e-8));
     }
   CHECK_THROWS_WITH_AS(static_cast<void>(gyre::nn::cross_entropy(logits, {1, 0, 3})),

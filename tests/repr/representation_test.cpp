@@ -60,6 +60,7 @@ TEST_CASE("representations: rho(gh) = rho(g) rho(h) on random elements of SO(2) 
       gyre::Rng rng(seed);
       const PlanarElement a{g.has_flips() ? static_cast<int>(rng.uniform_int(0, 1)) : 0, rng.uniform<double>(0, 6.283185307179586)};
       const PlanarElement b{g.has_flips() ? static_cast<int>(rng.uniform_int(0, 1)) : 0, rng.uniform<double>(0, 6.283185307179586)};
+      // cos/sin of frequency ≤ 3 times angles < 4π: argument rounding ≈ 3·4π·ε ≈ 1e-14, then a 2-term product.
       for (const Representation& rho : reps) CHECK(max_abs(rho.matrix(g.compose(a, b)) - rho.matrix(a) * rho.matrix(b)) <= 1e-12);
     }
   }
@@ -77,6 +78,7 @@ TEST_CASE("representations: irreducible characters are orthogonal with norm dim 
         CAPTURE(irrep_name(g, a));
         CAPTURE(irrep_name(g, b));
         const double expected = a == b ? endomorphism_dim(g, a) : 0.0;
+        // An exact quadrature (finite groups: all ≤ 16 elements) of products of cos/sin: rounding only.
         CHECK(std::abs(character_inner_product(irrep_representation(g, a), irrep_representation(g, b)) - expected) <= 1e-12);
       }
   }
@@ -96,6 +98,7 @@ TEST_CASE("representations: the regular representation contains each irrep d/e t
     for (const PlanarElement& a : elements) {
       for (std::size_t h = 0; h < elements.size(); ++h) {
         const int gh = g.index_of(g.compose(a, elements[h]));
+        // Q·⊕ψ·Qᵀ sums ≤ 16 products of entries ≤ 1: ≈ 16·ε, so 1e-12 is rounding with room.
         CHECK(std::abs(reg.matrix(a)(gh, static_cast<Eigen::Index>(h)) - 1.0) <= 1e-12);
       }
     }
@@ -112,6 +115,7 @@ TEST_CASE("representations: irreps, characters, generators and regular decomposi
     REQUIRE(elements.size() == table["elements"].size());
     for (std::size_t i = 0; i < elements.size(); ++i) {
       CHECK(elements[i].flip == table["element_params"][i][0].get<int>());
+      // escnn.json stores 10 significant digits: 1e-9 relative.
       CHECK(elements[i].angle == doctest::Approx(table["element_params"][i][1].get<double>()).epsilon(1e-9));
     }
     const auto ours = irreps(g);
