@@ -122,9 +122,15 @@ int run_check(std::istream& in, std::ostream& out) {
   out << net->describe() << "\n\n";
   const check::EquivarianceReport report = check_network(description);
   out << report.table();
-  const bool exact = report.max_grid_symmetry_error() <= kExactTolerance;
-  out << "\nmax error on exact grid symmetries: " << report.max_grid_symmetry_error()
-      << (exact ? " (equivariant to rounding)\n" : " (NOT equivariant)\n");
+  const bool exact = report.equivariant_on_grid(kExactTolerance);
+  out << "\nmax error on exact grid symmetries: " << report.max_grid_symmetry_error();
+  if (exact) {
+    out << " (equivariant to rounding)\n";
+  } else if (report.zero_output()) {
+    out << " (the output is identically zero, so the check proves nothing: NOT verified)\n";
+  } else {
+    out << " (NOT equivariant)\n";
+  }
   return exact ? 0 : 1;
 }
 

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -30,25 +31,32 @@ struct EquivarianceRow {
   double relative_error = 0;
   /// Whether the element is an exact symmetry of the pixel grid.
   bool grid_symmetry = false;
+  /// Whether the output this row compares against is identically zero (0/0: the row proves
+  /// nothing, and the report counts it as a failure).
+  bool zero_reference = false;
 };
 
 /// Per-element relative equivariance errors of a module on one input.
 struct EquivarianceReport {
   std::vector<EquivarianceRow> rows;
 
-  /// The largest error over the grid symmetries (0 if there are none).
-  [[nodiscard]] double max_grid_symmetry_error() const {
-    double worst = 0;
+  /// The largest error over the grid symmetries (0 if there are none). NaN if any of them is NaN,
+  /// +∞ if any compares against an all-zero output, so that `error <= tolerance` fails for both.
+  [[nodiscard]] double max_grid_symmetry_error() const { return worst_of(true); }
+  /// The largest error over all elements, NaN- and zero-output-sticky like the one above.
+  [[nodiscard]] double max_error() const { return worst_of(false); }
+  /// Whether some row compared against an identically zero output (a vacuous check).
+  [[nodiscard]] bool zero_output() const {
     for (const EquivarianceRow& row : rows) {
-      if (row.grid_symmetry) worst = std::max(worst, row.relative_error);
+      if (row.zero_reference) return true;
     }
-    return worst;
+    return false;
   }
-  /// The largest error over all elements.
-  [[nodiscard]] double max_error() const {
-    double worst = 0;
-    for (const EquivarianceRow& row : rows) worst = std::max(worst, row.relative_error);
-    return worst;
+  /// The verdict: some grid symmetry was checked, and every one is within `tolerance` of exact.
+  [[nodiscard]] bool equivariant_on_grid(double tolerance) const {
+    bool any = false;
+    for (const EquivarianceRow& row : rows) any = any || row.grid_symmetry;
+    return any && max_grid_symmetry_error() <= tolerance;  // false for NaN and +∞
   }
   /// A fixed-width table, one line per element.
   [[nodiscard]] std::string table() const {
@@ -56,11 +64,28 @@ struct EquivarianceReport {
     out << std::left << std::setw(24) << "element" << std::setw(18) << "relative error" << "grid symmetry\n";
     for (const EquivarianceRow& row : rows) {
       std::ostringstream error;
-      error << std::setprecision(3) << std::scientific << row.relative_error;
+      if (row.zero_reference) {
+        error << "zero output";
+      } else {
+        error << std::setprecision(3) << std::scientific << row.relative_error;
+      }
       out << std::left << std::setw(24) << row.label << std::setw(18) << error.str()
           << (row.grid_symmetry ? "exact" : "interpolated") << "\n";
     }
+    if (zero_output()) out << "the output is identically zero: equivariance is vacuous, reported as a failure\n";
     return out.str();
+  }
+
+ private:
+  // std::max(worst, NaN) keeps worst, which would hide a NaN row: NaN is returned as soon as seen.
+  [[nodiscard]] double worst_of(bool grid_only) const {
+    double worst = 0;
+    for (const EquivarianceRow& row : rows) {
+      if (grid_only && !row.grid_symmetry) continue;
+      if (std::isnan(row.relative_error)) return row.relative_error;
+      worst = std::max(worst, row.zero_reference ? std::numeric_limits<double>::infinity() : row.relative_error);
+    }
+    return worst;
   }
 };
 
@@ -104,11 +129,32 @@ void mask_to_disc(xt::xtensor<T, 4>& x) {
         }
 }
 
+// ‖x‖_F scaled by the largest entry, so that entries near 1e300 do not overflow to ∞ (and ∞/∞ to
+// NaN); any non-finite entry gives NaN.
 template <class T>
 double frobenius(const xt::xtensor<T, 4>& x) {
+  double largest = 0;
+  for (const T& v : x) {
+    if (!std::isfinite(static_cast<double>(v))) return std::numeric_limits<double>::quiet_NaN();
+    largest = std::max(largest, std::abs(static_cast<double>(v)));
+  }
+  if (largest == 0) return 0;
   double sum = 0;
-  for (const T& v : x) sum += static_cast<double>(v) * static_cast<double>(v);
-  return std::sqrt(sum);
+  for (const T& v : x) {
+    const double scaled = static_cast<double>(v) / largest;
+    sum += scaled * scaled;
+  }
+  return largest * std::sqrt(sum);
+}
+
+// One row's error ‖lhs − rhs‖ / ‖reference‖; a zero reference marks the row instead of dividing.
+template <class T>
+void set_relative_error(EquivarianceRow& row, const xt::xtensor<T, 4>& lhs, const xt::xtensor<T, 4>& rhs,
+                        const xt::xtensor<T, 4>& reference) {
+  const double scale = frobenius(reference);
+  const double gap = frobenius(xt::xtensor<T, 4>(lhs - rhs));
+  row.zero_reference = scale == 0;
+  row.relative_error = row.zero_reference ? gap : gap / scale;  // NaN stays NaN
 }
 
 }  // namespace detail
@@ -128,8 +174,7 @@ EquivarianceReport check_equivariance(nn::Module<T>& module, const nn::Geometric
     if (row.grid_symmetry) {
       const nn::GeometricTensor<T> lhs = module.forward(nn::transform(x, g));
       const nn::GeometricTensor<T> rhs = nn::transform(fx, g);
-      const double scale = detail::frobenius(fx.data);
-      row.relative_error = detail::frobenius(xt::xtensor<T, 4>(lhs.data - rhs.data)) / (scale > 0 ? scale : 1.0);
+      detail::set_relative_error(row, lhs.data, rhs.data, fx.data);
     } else {
       if (!masked_fx) masked_fx = module.forward(masked_x);
       xt::xtensor<T, 4> lhs = module.forward(nn::transform(masked_x, g)).data;
@@ -138,8 +183,7 @@ EquivarianceReport check_equivariance(nn::Module<T>& module, const nn::Geometric
       detail::mask_to_disc(rhs);
       xt::xtensor<T, 4> reference = masked_fx->data;
       detail::mask_to_disc(reference);
-      const double scale = detail::frobenius(reference);
-      row.relative_error = detail::frobenius(xt::xtensor<T, 4>(lhs - rhs)) / (scale > 0 ? scale : 1.0);
+      detail::set_relative_error(row, lhs, rhs, reference);
     }
     report.rows.push_back(std::move(row));
   }
