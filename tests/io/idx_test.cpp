@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include "gyre/core/error.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace {
 
@@ -25,7 +26,11 @@ std::vector<std::uint8_t> idx_bytes(std::vector<std::uint32_t> shape, std::size_
   return bytes;
 }
 
-std::string scratch(const std::string& name) { return (fs::temp_directory_path() / ("gyre_idx_test_" + name)).string(); }
+// One scratch folder for the suite's files, unique to this process.
+std::string scratch(const std::string& name) {
+  static const gyre::test::ScratchDir dir("idx-test");
+  return dir.file(name);
+}
 
 void write_plain(const std::string& path, const std::vector<std::uint8_t>& bytes) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));

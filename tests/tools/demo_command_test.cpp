@@ -11,9 +11,11 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/scratch_dir.hpp"
+
 TEST_CASE("demo: a tiny run writes a report with both models and a plot") {
-  const auto dir = std::filesystem::temp_directory_path() / "gyre_demo_test";
-  std::filesystem::create_directories(dir);
+  const gyre::test::ScratchDir scratch("demo-test");
+  const std::filesystem::path& dir = scratch.path();
   gyre::tools::DemoOptions options;
   options.train_images = 64;
   options.test_images = 20;

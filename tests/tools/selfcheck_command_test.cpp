@@ -12,10 +12,11 @@
 
 #include "gyre/core/error.hpp"
 #include "gyre/geometry/any_manifold.hpp"
+#include "support/scratch_dir.hpp"
 
 TEST_CASE("selfcheck: every registered space passes and the report lists them all") {
-  const std::string path = "selfcheck_command_test_report.json";
-  std::remove(path.c_str());
+  const gyre::test::ScratchDir dir("selfcheck-test");
+  const std::string path = dir.file("report.json");
   std::ostringstream out, progress;
   gyre::tools::SelfcheckOptions options;
   options.cases = 50;
