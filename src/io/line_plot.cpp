@@ -12,9 +12,21 @@
 namespace gyre::io {
 namespace {
 
-constexpr double kWidth = 720, kHeight = 440;
-constexpr double kLeft = 70, kRight = 190, kTop = 40, kBottom = 60;
+// The plotting area is fixed; the legend column to its right is as wide as its longest label, so
+// the picture grows instead of cutting a label off (SVG has no text measurement before rendering).
+constexpr double kPlotWidth = 460, kHeight = 440;
+constexpr double kLeft = 70, kTop = 40, kBottom = 60;
+constexpr double kLegendSwatch = 44;  // from the plot's edge to the label: gap, line sample, gap
+constexpr double kRightPadding = 16;
+// An upper bound of the advance of one character of a 12 px sans-serif font: DejaVu Sans, the
+// widest common default, averages 7.0 px on mixed text and reaches 0.8 em only for 'm' and 'W'.
+constexpr double kCharWidth = 7.4;
 constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
+// Later series are dashed, each differently, so that series drawn on top of each other (equal
+// values) still show every colour through the gaps.
+constexpr const char* kDashes[] = {"", " stroke-dasharray=\"10 5\"", " stroke-dasharray=\"3 6\"",
+                                   " stroke-dasharray=\"12 4 3 4\"", " stroke-dasharray=\"2 10\"",
+                                   " stroke-dasharray=\"6 8\""};
 
 std::string escape(const std::string& text) {
   std::string out;
@@ -30,21 +42,30 @@ std::string escape(const std::string& text) {
   return out;
 }
 
-// About five round tick values (1, 2 or 5 × 10ᵏ apart) covering [low, high].
+// The distance between about five round ticks (1, 2 or 5 × 10ᵏ) over [low, high].
+double tick_step(double low, double high) {
+  const double raw = (high - low) / 5;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0}) {
+    if (raw <= m * power) return m * power;
+  }
+  return 10 * power;
+}
+
+// The round tick values covering [low, high].
 std::vector<double> ticks(double low, double high) {
   const double span = high - low;
-  const double raw = span / 5;
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = power;
-  for (double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (raw <= m * power) {
-      step = m * power;
-      break;
-    }
-  }
+  const double step = tick_step(low, high);
   std::vector<double> result;
   for (double t = std::ceil(low / step) * step; t <= high + 1e-9 * span; t += step) result.push_back(std::abs(t) < 1e-12 * span ? 0.0 : t);
   return result;
+}
+
+// Characters, not bytes: labels carry UTF-8 ("°", "×").
+std::size_t code_points(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return n;
 }
 
 std::string number(double v) {
@@ -77,14 +98,22 @@ std::string render_svg(const LinePlot& plot) {
   if (plot.y_max) y_high = *plot.y_max;
   if (x_high <= x_low) x_high = x_low + 1;
   if (y_high <= y_low) y_high = y_low + 1;
-  const double plot_w = kWidth - kLeft - kRight;
+  // A free y end moves out to the next round tick, so that no line runs along the frame and both
+  // ends of the axis carry a number.
+  const double y_step = tick_step(y_low, y_high);
+  if (!plot.y_min) y_low = std::floor(y_low / y_step) * y_step;
+  if (!plot.y_max) y_high = std::ceil(y_high / y_step) * y_step;
+  std::size_t longest_label = 0;
+  for (const Series& s : plot.series) longest_label = std::max(longest_label, code_points(s.label));
+  const double plot_w = kPlotWidth;
   const double plot_h = kHeight - kTop - kBottom;
+  const double width = kLeft + plot_w + kLegendSwatch + kCharWidth * static_cast<double>(longest_label) + kRightPadding;
   const auto px = [&](double x) { return kLeft + (x - x_low) / (x_high - x_low) * plot_w; };
   const auto py = [&](double y) { return kTop + (1 - (y - y_low) / (y_high - y_low)) * plot_h; };
 
   std::ostringstream svg;
   svg << std::fixed << std::setprecision(2);
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << kHeight
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" << escape(plot.title) << "</text>\n";
@@ -106,7 +135,8 @@ std::string render_svg(const LinePlot& plot) {
   for (std::size_t k = 0; k < plot.series.size(); ++k) {
     const Series& s = plot.series[k];
     const char* colour = kColours[k % (sizeof kColours / sizeof *kColours)];
-    svg << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
+    const char* dashes = kDashes[k % (sizeof kDashes / sizeof *kDashes)];
+    svg << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dashes << " points=\"";
     for (std::size_t i = 0; i < s.x.size(); ++i) svg << px(s.x[i]) << ',' << py(s.y[i]) << ' ';
     svg << "\"/>\n";
     for (std::size_t i = 0; i < s.x.size(); ++i) {
@@ -114,7 +144,7 @@ std::string render_svg(const LinePlot& plot) {
     }
     const double ly = kTop + 16 + 20 * static_cast<double>(k);
     svg << "<line x1=\"" << kLeft + plot_w + 14 << "\" y1=\"" << ly - 4 << "\" x2=\"" << kLeft + plot_w + 38 << "\" y2=\""
-        << ly - 4 << "\" stroke=\"" << colour << "\" stroke-width=\"2\"/>\n";
+        << ly - 4 << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dashes << "/>\n";
     svg << "<text x=\"" << kLeft + plot_w + 44 << "\" y=\"" << ly << "\">" << escape(s.label) << "</text>\n";
   }
   svg << "</svg>\n";

@@ -153,7 +153,7 @@ int run_demo(const DemoOptions& options, std::ostream& out, std::ostream& progre
                         {"models", {to_json(s), to_json(p)}}};
   io::write_file_atomically(json_path, report.dump(2) + "\n");
   io::LinePlot plot{"Fashion-MNIST: test accuracy vs rotation of the test images", "rotation (degrees)",
-                    "accuracy", {}, std::nullopt, 1.0};
+                    "accuracy", {}, 0.0, 1.0};  // the whole range: chance (10 %) to perfect
   plot.series.push_back({"C8-steerable (" + std::to_string(s.parameters) + " params)", s.angles_degrees, s.accuracy});
   plot.series.push_back({"plain CNN (" + std::to_string(p.parameters) + " params)", p.angles_degrees, p.accuracy});
   io::write_svg(plot, svg_path);
