@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include "grassmann/grassmann_projector.hpp"
@@ -48,9 +49,10 @@ TEST_CASE_TEMPLATE("Grassmann: the manifold laws hold in both representations", 
 }
 
 TEST_CASE("Grassmann Gr(5, 2): matches the 40-digit references (projectors, geomstats' metric = 2× Gyre's)") {
-  const auto& data = gyre::test::reference("geomstats.json")["cases"]["grassmannian_5_2"];
+  const auto& data = gyre::test::reference("geomstats.json").at("cases").at("grassmannian_5_2");
   const gyre::GrassmannProjector<double> gr(5, 2);
-  for (const auto& sample : data["samples"]) {
+  std::size_t compared = 0;
+  for (const auto& sample : data.at("samples")) {
     const std::string kind = sample["kind"];
     CAPTURE(kind);
     const auto x = to_matrix<double>(sample["base_point"]);
@@ -73,10 +75,13 @@ TEST_CASE("Grassmann Gr(5, 2): matches the 40-digit references (projectors, geom
     CHECK(std::abs(2 * gr.inner(x, v, w) - hp["inner_product"].get<double>()) <=
           1e-13 * std::max(1.0, std::abs(hp["inner_product"].get<double>())));
     CHECK(close(gr.transport(x, gr.exp(x, v), w), to_matrix<double>(hp["parallel_transport"])));
+    ++compared;
   }
-  const auto& mean = data["frechet_mean"];
+  CHECK(compared == 10);  // 8 random samples, small_tangent_1e-8, principal_angle_near_pi_over_2
+  const auto& mean = data.at("frechet_mean");
   std::vector<Matrix<double>> points;
-  for (const auto& p : mean["points"]) points.push_back(to_matrix<double>(p));
+  for (const auto& p : mean.at("points")) points.push_back(to_matrix<double>(p));
+  CHECK(points.size() == 8);
   CHECK(relative_gap(gyre::frechet_mean(gr, points).point, to_matrix<double>(mean["hp_karcher"]["mean"])) <= 1e-12);
 }
 
@@ -116,7 +121,7 @@ TEST_CASE("Grassmann: principal angles are accurate near 0 and near π/2") {
   }
   Matrix<double> orthogonal = Matrix<double>::Zero(4, 1);
   orthogonal(2, 0) = 1;
-  CHECK(gr.dist(u, orthogonal) == doctest::Approx(1.5707963267948966).epsilon(1e-15));
+  CHECK(gr.dist(u, orthogonal) == doctest::Approx(1.5707963267948966).epsilon(1e-15));  // atan2(1, 0): π/2 rounded
   CHECK_THROWS_WITH_AS((void)gr.log(u, orthogonal), doctest::Contains("a principal angle is π/2"), gyre::DomainError);
 }
 

@@ -1,10 +1,14 @@
 // SPD(n) against shared/reference/geomstats.json: every sample (random and stress) of the six
 // metrics at n = 3 and 5, compared with the 40-digit closed forms (`hp`), and the Fréchet means
 // with the 40-digit Karcher means. BW transport has no closed form: it is compared with
-// geomstats' 200-step RK4 run (`parallel_transport_fine`).
+// geomstats' 200-step RK4 run (`parallel_transport_fine`). The Lie–Cholesky case has no 40-digit
+// values and no Gyre metric of its own: its test below says what matches and what differs.
 #include <doctest/doctest.h>
 
+#include <Eigen/Cholesky>
+
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 
@@ -32,11 +36,16 @@ Budget budget_for(const std::string& kind) {
   return {1e-12, 0};  // random, near-repeated eigenvalues, scalar base point, tiny/identical
 }
 
-// log and squared distance, which vanish for the tiny and identical samples: there y is x up
-// to 1e-7 and stored with absolute rounding ε·‖x‖, which log maps with a gain up to cond(x):
-// an absolute budget of 16ε·‖x‖·cond(x) (1e-14 … 2e-13 on these samples, ≈ 1e-8 relative).
+// log and squared distance, which are small for the tiny sample and vanish for identical points.
 Budget vanishing_budget_for(const std::string& kind, const Matrix<double>& x) {
-  if (kind == "small_tangent_1e-7" || kind == "identical_points") {
+  // y = x + 1e-7·V is stored with rounding ε·‖x‖, which log maps with a gain up to cond(x) ≤ 20:
+  // the inputs fix log and d only to ~ε‖x‖cond(x)/1e-7 ≈ 4e-7 relative at most (README: ~1e-8
+  // typically). Measured worst over the twelve cases: log 1.2e-7 and d² 5.3e-8 (BW, n = 5).
+  // Relative, so that a log or dist of 0 fails.
+  if (kind == "small_tangent_1e-7") return {2.5e-7, 0};
+  // The two points are equal up to the last bit (hp d² ≤ 4e-40): the truth is 0, and the
+  // rounding of x, mapped with gain cond(x), allows an absolute 16ε·‖x‖·cond(x).
+  if (kind == "identical_points") {
     const Eigen::SelfAdjointEigenSolver<Matrix<double>> eig(x, Eigen::EigenvaluesOnly);
     const double cond = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
     return {0, 16 * std::numeric_limits<double>::epsilon() * x.norm() * cond};
@@ -62,11 +71,14 @@ bool close(double got, double expected, const Budget& b) {
   return ok;
 }
 
+// Every case of the file has 13 samples: 8 random and 5 stress samples.
+constexpr std::size_t kSamplesPerCase = 13;
+
 template <class M>
 void check_case(const M& metric, const std::string& name, bool transport_from_hp = true) {
-  const auto& data = gyre::test::reference("geomstats.json")["cases"][name];
-  REQUIRE(!data.is_null());
-  for (const auto& sample : data["samples"]) {
+  const auto& data = gyre::test::reference("geomstats.json").at("cases").at(name);
+  std::size_t compared = 0;
+  for (const auto& sample : data.at("samples")) {
     const std::string kind = sample["kind"];
     CAPTURE(name);
     CAPTURE(kind);
@@ -84,6 +96,7 @@ void check_case(const M& metric, const std::string& name, bool transport_from_hp
     close(metric.log(x, y), to_matrix<double>(hp["log"]), vanishing);
     const double d = metric.dist(x, y);
     CAPTURE("squared_dist");
+    // d² doubles d's relative error; the log's budget covers it (d² measured ≤ 5.3e-8).
     close(d * d, hp["squared_dist"].get<double>(), vanishing);
     CAPTURE("inner");
     close(metric.inner(x, v, w), hp["inner_product"].get<double>(), b);
@@ -96,18 +109,22 @@ void check_case(const M& metric, const std::string& name, bool transport_from_hp
       const Budget fine{std::max(b.rel, 1e-10), b.abs};
       close(moved, to_matrix<double>(sample["geomstats"]["parallel_transport_fine"]), fine);
     }
+    ++compared;
   }
+  CAPTURE(name);
+  CHECK(compared == kSamplesPerCase);  // a loop that compared nothing must fail
 }
 
 template <class Mean>
 void check_mean(const std::string& name, Mean mean_of) {
-  const auto& data = gyre::test::reference("geomstats.json")["cases"][name]["frechet_mean"];
+  const auto& data = gyre::test::reference("geomstats.json").at("cases").at(name).at("frechet_mean");
   std::vector<Matrix<double>> points;
-  for (const auto& p : data["points"]) points.push_back(to_matrix<double>(p));
+  for (const auto& p : data.at("points")) points.push_back(to_matrix<double>(p));
+  CAPTURE(name);
+  CHECK(points.size() == 8);  // the file's 8 clustered points
   const Matrix<double> expected = to_matrix<double>(data["hp_karcher"]["mean"]);
   // The 40-digit mean's own stopping rule left it within ~1e-30; ours converge to ~1e-15, and
   // the mean of 8 clustered points is well conditioned: 1e-12 relative.
-  CAPTURE(name);
   CHECK((mean_of(points) - expected).norm() <= 1e-12 * expected.norm());
 }
 
@@ -165,4 +182,46 @@ TEST_CASE("SPD Fréchet means match the 40-digit Karcher means of every metric")
           .point;
     });
   }
+}
+
+// spd3_lie_cholesky: geomstats' LieCholeskyMetric, the left-invariant metric on the group L₊ of
+// lower-triangular matrices with positive diagonal whose metric matrix at I is the identity,
+// pulled back by P = LLᵀ. Gyre has no such metric; what it has is the group, SpdCholeskyGroup
+// (P ⊙ Q = L_P Q L_Pᵀ, the image of L₊'s product), and at the identity the same inner product,
+// the log-Cholesky one. So ⟨V, W⟩_P = g^LC_I(L⁻¹VL⁻ᵀ, L⁻¹WL⁻ᵀ). The file has no hp values: the
+// comparison is with geomstats.* itself, whose inner product and squared distance (= ‖log‖²_P,
+// to 4e-16) are closed-form given its log; its exp and log are numerical (ODE and shooting,
+// exp∘log off by 1.4e-3) and have no counterpart in Gyre, so they are not compared.
+TEST_CASE("SPD Lie–Cholesky (geomstats): inner product and ‖log‖² are the Cholesky-group translates of log-Cholesky at I") {
+  const auto& data = gyre::test::reference("geomstats.json").at("cases").at("spd3_lie_cholesky");
+  const gyre::SpdCholeskyGroup<double> group{3};
+  const gyre::SpdLogCholesky<double> lcm(3);
+  const gyre::SpdAffineInvariant<double> aim(3);
+  const Matrix<double> identity = Matrix<double>::Identity(3, 3);
+  std::size_t compared = 0;
+  for (const auto& sample : data.at("samples")) {
+    const auto p = to_matrix<double>(sample.at("base_point"));
+    const auto v = to_matrix<double>(sample.at("tangent_vec"));
+    const auto w = to_matrix<double>(sample.at("tangent_vec_b"));
+    const auto log = to_matrix<double>(sample.at("geomstats").at("log"));
+    // Left translation by the group inverse G of P maps P to I and acts on tangents linearly,
+    // V ↦ L⁻¹VL⁻ᵀ with L⁻¹ = chol(G) (G = L⁻¹L⁻ᵀ, not the matrix inverse L⁻ᵀL⁻¹).
+    const Matrix<double> g = group.inverse(p);
+    CHECK(gyre::test::relative_gap(group.compose(g, p), identity) <= 1e-14);  // cond(P) ≤ 20: a few ε
+    const Matrix<double> l_inv = Eigen::LLT<Matrix<double>>(g).matrixL();
+    const auto translate = [&](const Matrix<double>& u) {
+      return gyre::linalg::symmetric_part<double>(l_inv * u * l_inv.transpose());
+    };
+    // Two closed forms of the same sums of products, geomstats' and ours: a few ε relative
+    // (measured worst 9.3e-16 for the inner product, 2.9e-16 for ‖log‖²).
+    const double inner = sample.at("geomstats").at("inner_product").get<double>();
+    CHECK(std::abs(lcm.inner(identity, translate(v), translate(w)) - inner) <= 4e-15 * std::abs(inner));
+    const double squared_dist = sample.at("geomstats").at("squared_dist").get<double>();
+    CHECK(std::abs(lcm.inner(identity, translate(log), translate(log)) - squared_dist) <= 4e-15 * squared_dist);
+    // Not Gyre's Cholesky-group-invariant metric, the affine-invariant one: at I it weighs the
+    // strictly lower and the diagonal parts of L⁻¹dL by 2 and 4 instead of 1 and 1.
+    CHECK(std::abs(aim.inner(p, v, w) - inner) > 0.1 * std::abs(inner));
+    ++compared;
+  }
+  CHECK(compared == 3);  // the file's three random samples
 }
