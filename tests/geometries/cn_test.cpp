@@ -98,10 +98,13 @@ TEST_CASE_TEMPLATE("cn: matrices are the closed-form rotations, exact for quarte
 }
 
 TEST_CASE("cn: elements, angles and characters match escnn's C4, C6, C8 (shared/reference)") {
-  for (const auto& table : gyre::test::reference("escnn.json")["irrep_tables"]) {
+  std::size_t tables = 0;
+  for (const auto& table : gyre::test::reference("escnn.json").at("irrep_tables")) {
     const std::string name = table["group"];
     if (name[0] != 'C') continue;
     CAPTURE(name);
+    ++tables;
+    std::size_t irreps = 0;
     const gyre::CN<double> group(table["order"].get<int>());
     const auto elements = group.elements();
     REQUIRE(table["elements"].size() == elements.size());
@@ -114,6 +117,7 @@ TEST_CASE("cn: elements, angles and characters match escnn's C4, C6, C8 (shared/
     }
     for (const auto& irrep : table["irreps"]) {
       if (irrep["name"] != "irrep_1") continue;
+      ++irreps;
       // The frequency-1 irrep is the rotation matrix itself: same generator, traces as characters
       // (escnn's table prints 10 significant digits: 1e-9).
       const auto generator = gyre::test::to_matrix<double>(irrep["generator_matrices"]["rotation_2pi_over_N"]);
@@ -122,7 +126,9 @@ TEST_CASE("cn: elements, angles and characters match escnn's C4, C6, C8 (shared/
         CHECK(std::abs(group.matrix(elements[i]).trace() - irrep["characters"][i].get<double>()) <= 1e-9);
       }
     }
+    CHECK(irreps == 1);  // the table has its frequency-1 irrep
   }
+  CHECK(tables == 3);  // C4, C6, C8: a loop that compared nothing must fail
 }
 
 TEST_CASE_TEMPLATE("cn: the grid action is numpy's rot90 (hand-written cases)", T, float, double) {

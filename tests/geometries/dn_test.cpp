@@ -89,7 +89,8 @@ TEST_CASE_TEMPLATE("dn: matrices are R(2πk/N)·F^flip with F = diag(−1, 1)", 
       CHECK(std::abs(m(0, 1) + s) <= eps);
       CHECK(std::abs(m(1, 0) - sign * s) <= eps);
       CHECK(std::abs(m(1, 1) - c) <= eps);
-      CHECK(m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0) == doctest::Approx(g.flip == 1 ? -1 : 1));
+      // Each entry is within ε of c or s: det = ±(c² + s²) to a few ε.
+      CHECK(m(0, 0) * m(1, 1) - m(0, 1) * m(1, 0) == doctest::Approx(g.flip == 1 ? -1 : 1).epsilon(4 * eps));
       // Reflections are involutions; rotations invert by −k.
       CHECK(group.compose(g, group.inverse(g)) == group.identity());
       if (g.flip == 1) CHECK(group.compose(g, g) == group.identity());
@@ -104,10 +105,13 @@ TEST_CASE_TEMPLATE("dn: matrices are R(2πk/N)·F^flip with F = diag(−1, 1)", 
 }
 
 TEST_CASE("dn: elements, parameters and characters match escnn's D4, D6, D8 (shared/reference)") {
-  for (const auto& table : gyre::test::reference("escnn.json")["irrep_tables"]) {
+  std::size_t tables = 0;
+  for (const auto& table : gyre::test::reference("escnn.json").at("irrep_tables")) {
     const std::string name = table["group"];
     if (name[0] != 'D') continue;
     CAPTURE(name);
+    ++tables;
+    std::size_t irreps = 0;
     const gyre::DN<double> group(table["order"].get<int>() / 2);
     const auto elements = group.elements();
     REQUIRE(table["elements"].size() == elements.size());
@@ -122,6 +126,7 @@ TEST_CASE("dn: elements, parameters and characters match escnn's D4, D6, D8 (sha
     }
     for (const auto& irrep : table["irreps"]) {
       const std::string irrep_name = irrep["name"];
+      if (irrep_name == "irrep_1,1" || irrep_name == "irrep_1,0") ++irreps;
       for (std::size_t i = 0; i < elements.size(); ++i) {
         const auto m = group.matrix(elements[i]);
         // irrep_1,1 is the defining representation up to a change of basis: equal traces (escnn's
@@ -132,7 +137,9 @@ TEST_CASE("dn: elements, parameters and characters match escnn's D4, D6, D8 (sha
         }
       }
     }
+    CHECK(irreps == 2);  // the table has irrep_1,1 and irrep_1,0
   }
+  CHECK(tables == 3);  // D4, D6, D8: a loop that compared nothing must fail
 }
 
 TEST_CASE_TEMPLATE("dn: the grid action is numpy's flip then rot90 (hand-written cases)", T, float, double) {

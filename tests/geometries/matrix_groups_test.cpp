@@ -55,16 +55,19 @@ TEST_CASE("GL⁺(n): polar and Iwasawa decompositions rebuild the matrix with fa
       const auto polar = glp.polar(g);
       CHECK(relative_gap(Matrix<double>(polar.rotation * polar.positive), g) <= 1e-13);
       CHECK((polar.rotation.transpose() * polar.rotation - Matrix<double>::Identity(4, 4)).norm() <= 1e-13);
+      // Orthonormal to 1e-13 (above), so its determinant is 1 to the same.
       CHECK(polar.rotation.determinant() == doctest::Approx(1.0).epsilon(1e-13));
       CHECK((polar.positive - polar.positive.transpose()).norm() <= 1e-14);
       CHECK(Eigen::SelfAdjointEigenSolver<Matrix<double>>(polar.positive).eigenvalues().minCoeff() > 0);
       const auto iw = glp.iwasawa(g);
       CHECK(relative_gap(Matrix<double>(iw.rotation * iw.upper), g) <= 1e-13);
-      CHECK(iw.rotation.determinant() == doctest::Approx(1.0).epsilon(1e-13));
+      CHECK(iw.rotation.determinant() == doctest::Approx(1.0).epsilon(1e-13));  // as for the polar factor
       CHECK(iw.upper.diagonal().minCoeff() > 0);
       CHECK(iw.upper.triangularView<Eigen::StrictlyLower>().toDenseMatrix().norm() == 0);
     }
     const Matrix<double> s = sl.random_point(rng);
+    // det(R·expm(S)) with tr S = 0 is 1 exactly; rounding of a 4×4 product with entries up to
+    // ~e^{‖S‖} and of its LU determinant: 1e-12.
     CHECK(s.determinant() == doctest::Approx(1.0).epsilon(1e-12));
     CHECK(sl.polar(s).positive.determinant() == doctest::Approx(1.0).epsilon(1e-12));
   }
@@ -89,6 +92,7 @@ TEST_CASE("Lorentz: boosts and rotations in closed form, the polar decomposition
   Vector<double> a = Vector<double>::Zero(6);
   a(3) = 0.7;
   const Matrix<double> boost = lorentz.algebra_exp(a);
+  // The closed form (or a scaled Padé) of a 4×4 generator with entries ≤ 0.7: an ulp or two.
   CHECK(boost(0, 0) == doctest::Approx(std::cosh(0.7)).epsilon(1e-15));
   CHECK(boost(0, 1) == doctest::Approx(std::sinh(0.7)).epsilon(1e-15));
   CHECK(relative_gap(boost, gyre::lorentz_boost<double>(a.tail(3))) <= 1e-15);
@@ -96,7 +100,7 @@ TEST_CASE("Lorentz: boosts and rotations in closed form, the polar decomposition
   a.setZero();
   a(2) = 0.4;
   const Matrix<double> rot = lorentz.algebra_exp(a);
-  CHECK(rot(2, 1) == doctest::Approx(std::sin(0.4)).epsilon(1e-15));
+  CHECK(rot(2, 1) == doctest::Approx(std::sin(0.4)).epsilon(1e-15));  // an ulp or two, as above
   CHECK(rot(1, 2) == doctest::Approx(-std::sin(0.4)).epsilon(1e-15));
   for (const std::uint64_t seed : gyre::test::seeds(100)) {
     CAPTURE(seed);
