@@ -31,7 +31,11 @@ double conditioned_budget(const gyre::Matrix<T>& u, const gyre::Matrix<T>& y) {
 }
 
 TEST_CASE_TEMPLATE("batched Grassmann log agrees with the one-item log", T, float, double) {
-  for (const auto& [n, p] : std::vector<std::pair<int, int>>{{16, 4}, {5, 2}, {4, 3}, {70, 3}}) {  // 70: heap path
+  for (const auto& shape : std::vector<std::pair<int, int>>{{16, 4}, {5, 2}, {4, 3}, {70, 3}}) {  // 70: heap path
+    // Named copies, not a structured binding: CAPTURE takes them in a lambda, which C++17 (and
+    // clang 14, the ThreadSanitizer build's compiler) does not allow for bindings.
+    const int n = shape.first;
+    const int p = shape.second;
     CAPTURE(n);
     CAPTURE(p);
     const gyre::Grassmann<T> m(n, p);
