@@ -19,6 +19,7 @@ packages=(
   xeus-dev                            # gyre-kernel: the Jupyter kernel protocol (ZeroMQ server included)
   libclang-cpp14-dev libclang-14-dev llvm-14-dev  # gyre-kernel: clang 14's incremental Interpreter
   jupyter-client python3-nbclient jupyter-nbconvert python3-ipykernel  # running notebooks headlessly
+  clang-14 libomp-14-dev              # the ThreadSanitizer build: clang with LLVM's OpenMP and its Archer tool
 )
 
 sudo_cmd=()
