@@ -66,7 +66,7 @@ FieldType regular_c4() {
 
 GeometricTensor<double> random_input(const FieldType& type, double scale, std::uint64_t seed) {
   gyre::Rng rng(seed);
-  xt::xtensor<double, 4> x = xt::xtensor<double, 4>::from_shape({2, type.size(), 9, 9});
+  xt::xtensor<double, 4> x = xt::xtensor<double, 4>::from_shape({2, static_cast<std::size_t>(type.size()), 9, 9});
   for (double& v : x) v = scale * rng.normal<double>();
   return GeometricTensor<double>(type, std::move(x));
 }
