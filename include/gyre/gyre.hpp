@@ -31,6 +31,7 @@
 #include "gyre/geometry/any_manifold.hpp"
 #include "gyre/geometry/any_manifold_model.hpp"
 #include "gyre/geometry/batch_frechet_mean.hpp"
+#include "gyre/geometry/batch_space.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
 #include "gyre/geometry/frechet_variance.hpp"
 #include "gyre/geometry/geodesic.hpp"
@@ -66,12 +67,15 @@
 #include "gyre/nn/pointwise_nonlinearity.hpp"
 #include "gyre/nn/pooling.hpp"
 #include "gyre/nn/r2conv.hpp"
+#include "gyre/nn/saved_calls.hpp"
 #include "gyre/nn/sequential.hpp"
+#include "gyre/nn/tensor_type.hpp"
 #include "gyre/nn/training.hpp"
 #include "gyre/nn/transform.hpp"
 
 // optim
 #include "gyre/optim/adam.hpp"
+#include "gyre/optim/parameter.hpp"
 #include "gyre/optim/sgd.hpp"
 
 // io

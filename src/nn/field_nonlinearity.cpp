@@ -22,12 +22,10 @@ FieldType gated_input_type(const FieldType& gated) {
   return FieldType(gated.group(), std::move(fields));
 }
 
-// The cached input and grad_output must agree in batch and plane (their channels differ for gates).
+// The saved input and grad_output must agree in batch and plane (their channels differ for gates).
 template <class T>
-void require_cached(const char* where, const std::optional<xt::xtensor<T, 4>>& input, const xt::xtensor<T, 4>& grad,
-                    const std::string& description) {
-  if (!input) throw DomainError(where, "no forward pass to differentiate", description);
-  if (input->shape(0) != grad.shape(0) || input->shape(2) != grad.shape(2) || input->shape(3) != grad.shape(3)) {
+void require_same_plane(const char* where, const xt::xarray<T>& input, const xt::xarray<T>& grad) {
+  if (input.shape(0) != grad.shape(0) || input.shape(2) != grad.shape(2) || input.shape(3) != grad.shape(3)) {
     throw ShapeError(where, "grad_output must have the last forward output's shape", grad.size());
   }
 }
@@ -35,7 +33,7 @@ void require_cached(const char* where, const std::optional<xt::xtensor<T, 4>>& i
 }  // namespace
 
 template <class T>
-NormReLU<T>::NormReLU(FieldType type) : type_(std::move(type)) {
+NormReLU<T>::NormReLU(FieldType type) : type_(std::move(type)), tensor_type_(type_) {
   const std::size_t n = static_cast<std::size_t>(type_.n_fields());
   bias_ = Parameter<T>{"bias", xt::zeros<T>({n}), xt::zeros<T>({n})};
 }
@@ -60,14 +58,15 @@ GeometricTensor<T> NormReLU<T>::forward(const GeometricTensor<T>& input) {
       }
     }
   }
-  input_ = input.data;
+  inputs_.push(input.data);
   return output;
 }
 
 template <class T>
 GeometricTensor<T> NormReLU<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("NormReLU::backward", type_, grad_output.type);
-  require_cached("NormReLU::backward", input_, grad_output.data, describe());
+  const xt::xarray<T>& input = inputs_.top("NormReLU::backward", describe());
+  require_same_plane("NormReLU::backward", input, grad_output.data);
   GeometricTensor<T> grad = grad_output;
   const std::size_t plane = grad.data.shape(2) * grad.data.shape(3);
   const std::size_t channels = static_cast<std::size_t>(type_.size());
@@ -75,7 +74,7 @@ GeometricTensor<T> NormReLU<T>::backward(const GeometricTensor<T>& grad_output) 
     for (int f = 0; f < type_.n_fields(); ++f) {
       const std::size_t d = static_cast<std::size_t>(type_.fields()[static_cast<std::size_t>(f)].size());
       const std::size_t offset = (n * channels + static_cast<std::size_t>(type_.field_offset(f))) * plane;
-      const T* x = input_->data() + offset;
+      const T* x = input.data() + offset;
       T* g = grad.data.data() + offset;
       const T b = bias_.value(static_cast<std::size_t>(f));
       T& grad_b = bias_.grad(static_cast<std::size_t>(f));
@@ -99,6 +98,7 @@ GeometricTensor<T> NormReLU<T>::backward(const GeometricTensor<T>& grad_output) 
       }
     }
   }
+  inputs_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 
@@ -108,7 +108,8 @@ std::string NormReLU<T>::describe() const {
 }
 
 template <class T>
-GatedNonlinearity<T>::GatedNonlinearity(FieldType gated) : out_(std::move(gated)), in_(gated_input_type(out_)) {}
+GatedNonlinearity<T>::GatedNonlinearity(FieldType gated)
+    : out_(std::move(gated)), in_(gated_input_type(out_)), out_type_(out_), in_type_(in_) {}
 
 template <class T>
 GeometricTensor<T> GatedNonlinearity<T>::forward(const GeometricTensor<T>& input) {
@@ -131,20 +132,21 @@ GeometricTensor<T> GatedNonlinearity<T>::forward(const GeometricTensor<T>& input
       }
     }
   }
-  input_ = input.data;
+  inputs_.push(input.data);
   return output;
 }
 
 template <class T>
 GeometricTensor<T> GatedNonlinearity<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("GatedNonlinearity::backward", out_, grad_output.type);
-  require_cached("GatedNonlinearity::backward", input_, grad_output.data, describe());
+  const xt::xarray<T>& input = inputs_.top("GatedNonlinearity::backward", describe());
+  require_same_plane("GatedNonlinearity::backward", input, grad_output.data);
   const std::size_t n = grad_output.data.shape(0);
   const std::size_t plane = grad_output.data.shape(2) * grad_output.data.shape(3);
   const std::size_t gates = static_cast<std::size_t>(out_.n_fields());
   GeometricTensor<T> grad = GeometricTensor<T>::zeros(in_, n, grad_output.data.shape(2), grad_output.data.shape(3));
   for (std::size_t i = 0; i < n; ++i) {
-    const T* in = input_->data() + i * static_cast<std::size_t>(in_.size()) * plane;
+    const T* in = input.data() + i * static_cast<std::size_t>(in_.size()) * plane;
     const T* go = grad_output.data.data() + i * static_cast<std::size_t>(out_.size()) * plane;
     T* gi = grad.data.data() + i * static_cast<std::size_t>(in_.size()) * plane;
     for (int f = 0; f < out_.n_fields(); ++f) {
@@ -163,6 +165,7 @@ GeometricTensor<T> GatedNonlinearity<T>::backward(const GeometricTensor<T>& grad
       }
     }
   }
+  inputs_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 

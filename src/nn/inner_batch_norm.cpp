@@ -9,7 +9,7 @@ namespace gyre::nn {
 
 template <class T>
 InnerBatchNorm<T>::InnerBatchNorm(FieldType type, T eps, T momentum, bool affine)
-    : type_(std::move(type)), eps_(eps), momentum_(momentum), affine_(affine) {
+    : type_(std::move(type)), tensor_type_(type_), eps_(eps), momentum_(momentum), affine_(affine) {
   detail::require_permutation_fields("InnerBatchNorm", type_);
   if (!(eps_ > 0)) throw DomainError("InnerBatchNorm", "eps must be > 0", eps_);
   if (!(momentum_ >= 0 && momentum_ <= 1)) throw DomainError("InnerBatchNorm", "momentum must be in [0, 1]", momentum_);
@@ -29,8 +29,8 @@ GeometricTensor<T> InnerBatchNorm<T>::forward(const GeometricTensor<T>& input) {
   const std::size_t fields = static_cast<std::size_t>(type_.n_fields());
   const bool batch = this->training();
   GeometricTensor<T> output = input;
-  mean_.assign(fields, T(0));
-  inv_std_.assign(fields, T(0));
+  std::vector<T> means(fields, T(0));
+  std::vector<T> inv_stds(fields, T(0));
   for (std::size_t f = 0; f < fields; ++f) {
     const std::size_t d = static_cast<std::size_t>(type_.fields()[f].size());
     const std::size_t offset = static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
@@ -57,25 +57,24 @@ GeometricTensor<T> InnerBatchNorm<T>::forward(const GeometricTensor<T>& input) {
       running_var_[f] =
           (1 - momentum_) * running_var_[f] + momentum_ * static_cast<T>(sum2 / static_cast<double>(count - 1));
     }
-    mean_[f] = mean;
-    inv_std_[f] = T(1) / std::sqrt(var + eps_);
+    means[f] = mean;
+    inv_stds[f] = T(1) / std::sqrt(var + eps_);
     const T gamma = affine_ ? weight_.value(f) : T(1);
     const T beta = affine_ ? bias_.value(f) : T(0);
     for (std::size_t i = 0; i < n; ++i) {
       T* y = output.data.data() + (i * channels + offset) * plane;
-      for (std::size_t k = 0; k < d * plane; ++k) y[k] = gamma * (y[k] - mean) * inv_std_[f] + beta;
+      for (std::size_t k = 0; k < d * plane; ++k) y[k] = gamma * (y[k] - mean) * inv_stds[f] + beta;
     }
   }
-  input_ = input.data;
-  batch_statistics_ = batch;
+  calls_.push(Call{input.data, std::move(means), std::move(inv_stds), batch});
   return output;
 }
 
 template <class T>
 GeometricTensor<T> InnerBatchNorm<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("InnerBatchNorm::backward", type_, grad_output.type);
-  if (!input_) throw DomainError("InnerBatchNorm::backward", "no forward pass to differentiate", describe());
-  if (grad_output.data.shape() != input_->shape()) {
+  const Call& call = calls_.top("InnerBatchNorm::backward", describe());
+  if (grad_output.data.shape() != call.input.shape()) {
     throw ShapeError("InnerBatchNorm::backward", "grad_output must have the last forward output's shape",
                      grad_output.data.size());
   }
@@ -87,8 +86,8 @@ GeometricTensor<T> InnerBatchNorm<T>::backward(const GeometricTensor<T>& grad_ou
     const std::size_t d = static_cast<std::size_t>(type_.fields()[f].size());
     const std::size_t offset = static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
     const double count = static_cast<double>(n * d * plane);
-    const double mean = mean_[f];
-    const double inv_std = inv_std_[f];
+    const double mean = call.mean[f];
+    const double inv_std = call.inv_std[f];
     double sum_g = 0;
     double sum_g_xhat = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -96,7 +95,7 @@ GeometricTensor<T> InnerBatchNorm<T>::backward(const GeometricTensor<T>& grad_ou
       for (std::size_t k = 0; k < d * plane; ++k) {
         const double g = grad_output.data.data()[base + k];
         sum_g += g;
-        sum_g_xhat += g * (static_cast<double>(input_->data()[base + k]) - mean) * inv_std;
+        sum_g_xhat += g * (static_cast<double>(call.input.data()[base + k]) - mean) * inv_std;
       }
     }
     const double gamma = affine_ ? weight_.value(f) : T(1);
@@ -106,17 +105,18 @@ GeometricTensor<T> InnerBatchNorm<T>::backward(const GeometricTensor<T>& grad_ou
     }
     // Batch statistics depend on x, which subtracts the projections onto 1 and x̂; the running
     // statistics of evaluation mode are constants.
-    const double mean_g = batch_statistics_ ? sum_g / count : 0.0;
-    const double mean_g_xhat = batch_statistics_ ? sum_g_xhat / count : 0.0;
+    const double mean_g = call.batch_statistics ? sum_g / count : 0.0;
+    const double mean_g_xhat = call.batch_statistics ? sum_g_xhat / count : 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t base = (i * channels + offset) * plane;
       for (std::size_t k = 0; k < d * plane; ++k) {
-        const double xhat = (static_cast<double>(input_->data()[base + k]) - mean) * inv_std;
+        const double xhat = (static_cast<double>(call.input.data()[base + k]) - mean) * inv_std;
         const double g = grad_output.data.data()[base + k];
         grad.data.data()[base + k] = static_cast<T>(gamma * inv_std * (g - mean_g - xhat * mean_g_xhat));
       }
     }
   }
+  calls_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 

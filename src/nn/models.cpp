@@ -18,7 +18,7 @@ R2ConvOptions conv_options(std::uint64_t seed) {
 
 template <class Conv>
 void block(Sequential<float>& net, std::unique_ptr<Conv> conv) {
-  const FieldType type = conv->out_type();
+  const FieldType type = conv->out_type().fields("steerable_cnn");
   net.add(std::move(conv));
   net.emplace<InnerBatchNorm<float>>(type);
   net.emplace<PointwiseReLU<float>>(type);

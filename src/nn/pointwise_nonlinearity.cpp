@@ -9,7 +9,7 @@ namespace gyre::nn {
 template <class T>
 PointwiseNonlinearity<T>::PointwiseNonlinearity(FieldType type, Pointwise kind, T alpha)
     : type_(std::move(type)), kind_(kind), alpha_(alpha) {
-  for (const repr::Representation& rho : type_.fields()) {
+  for (const repr::Representation& rho : type_.fields(name().c_str()).fields()) {
     if (!rho.is_permutation()) {
       throw DomainError(name(), "pointwise nonlinearities need permutation fields (regular, quotient, trivial)", rho.name());
     }
@@ -19,7 +19,7 @@ PointwiseNonlinearity<T>::PointwiseNonlinearity(FieldType type, Pointwise kind, 
 
 template <class T>
 GeometricTensor<T> PointwiseNonlinearity<T>::forward(const GeometricTensor<T>& input) {
-  require_field_type((name() + "::forward").c_str(), type_, input.type);
+  require_type((name() + "::forward").c_str(), type_, input.type);
   GeometricTensor<T> output = input;
   T* y = output.data.data();
   const std::size_t n = output.data.size();
@@ -29,20 +29,20 @@ GeometricTensor<T> PointwiseNonlinearity<T>::forward(const GeometricTensor<T>& i
     // expm1 keeps the relative accuracy of α(eˣ − 1) for small |x|, where eˣ − 1 cancels.
     for (std::size_t i = 0; i < n; ++i) y[i] = y[i] > 0 ? y[i] : alpha_ * std::expm1(y[i]);
   }
-  input_ = input.data;
+  inputs_.push(input.data);
   return output;
 }
 
 template <class T>
 GeometricTensor<T> PointwiseNonlinearity<T>::backward(const GeometricTensor<T>& grad_output) {
-  require_field_type((name() + "::backward").c_str(), type_, grad_output.type);
-  if (!input_) throw DomainError(name() + "::backward", "no forward pass to differentiate", describe());
-  if (grad_output.data.shape() != input_->shape()) {
+  require_type((name() + "::backward").c_str(), type_, grad_output.type);
+  const xt::xarray<T>& input = inputs_.top((name() + "::backward").c_str(), describe());
+  if (grad_output.data.shape() != input.shape()) {
     throw ShapeError(name() + "::backward", "grad_output must have the last forward output's shape",
                      grad_output.data.size());
   }
   GeometricTensor<T> grad = grad_output;
-  const T* x = input_->data();
+  const T* x = input.data();
   T* g = grad.data.data();
   const std::size_t n = grad.data.size();
   if (kind_ == Pointwise::kReLU) {
@@ -50,12 +50,13 @@ GeometricTensor<T> PointwiseNonlinearity<T>::backward(const GeometricTensor<T>& 
   } else {
     for (std::size_t i = 0; i < n; ++i) g[i] = x[i] > 0 ? g[i] : g[i] * alpha_ * std::exp(x[i]);
   }
+  inputs_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 
 template <class T>
 std::string PointwiseNonlinearity<T>::describe() const {
-  return name() + "(" + type_.describe() + ")";
+  return name() + "(" + type_.fields().describe() + ")";
 }
 
 template class PointwiseNonlinearity<float>;

@@ -44,9 +44,7 @@ Shape shape_of(const S& s) {
 }
 
 template <class T>
-void require_output_shape(const std::string& where, bool have_forward, const Shape& expected,
-                          const GeometricTensor<T>& grad_output) {
-  if (!have_forward) throw DomainError(where, "no forward pass to differentiate", 0);
+void require_output_shape(const std::string& where, const Shape& expected, const GeometricTensor<T>& grad_output) {
   if (shape_of(grad_output.data.shape()) != expected) {
     throw ShapeError(where, "grad_output must have the last forward output's shape", grad_output.data.size());
   }
@@ -66,6 +64,7 @@ PointwiseMaxPool<T>::PointwiseMaxPool(FieldType type, int kernel, int stride, in
 template <class T>
 GeometricTensor<T> PointwiseMaxPool<T>::forward(const GeometricTensor<T>& input) {
   require_field_type("PointwiseMaxPool::forward", type_, input.type);
+  detail::PoolCall call;
   const Shape in_shape = shape_of(input.data.shape());
   const Shape out_shape = pooled_shape(in_shape, kernel_, stride_, padding_);
   const int h = static_cast<int>(in_shape[2]);
@@ -74,11 +73,11 @@ GeometricTensor<T> PointwiseMaxPool<T>::forward(const GeometricTensor<T>& input)
   const int ow = static_cast<int>(out_shape[3]);
   const std::size_t planes = in_shape[0] * in_shape[1];
   GeometricTensor<T> output = GeometricTensor<T>::zeros(type_, out_shape[0], out_shape[2], out_shape[3]);
-  argmax_.assign(planes * out_shape[2] * out_shape[3], 0);
+  call.argmax.assign(planes * out_shape[2] * out_shape[3], 0);
   for (std::size_t q = 0; q < planes; ++q) {
     const T* in = input.data.data() + q * in_shape[2] * in_shape[3];
     T* out = output.data.data() + q * out_shape[2] * out_shape[3];
-    int* arg = argmax_.data() + q * out_shape[2] * out_shape[3];
+    int* arg = call.argmax.data() + q * out_shape[2] * out_shape[3];
     for (int y = 0; y < oh; ++y) {
       for (int x = 0; x < ow; ++x) {
         T best = -std::numeric_limits<T>::infinity();
@@ -100,23 +99,26 @@ GeometricTensor<T> PointwiseMaxPool<T>::forward(const GeometricTensor<T>& input)
       }
     }
   }
-  in_shape_ = in_shape;
-  out_shape_ = out_shape;
+  call.in_shape = in_shape;
+  call.out_shape = out_shape;
+  calls_.push(std::move(call));
   return output;
 }
 
 template <class T>
 GeometricTensor<T> PointwiseMaxPool<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("PointwiseMaxPool::backward", type_, grad_output.type);
-  require_output_shape("PointwiseMaxPool::backward", !argmax_.empty(), out_shape_, grad_output);
-  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, in_shape_[0], in_shape_[2], in_shape_[3]);
-  const std::size_t out_plane = out_shape_[2] * out_shape_[3];
-  const std::size_t in_plane = in_shape_[2] * in_shape_[3];
+  const detail::PoolCall& call = calls_.top("PointwiseMaxPool::backward", describe());
+  require_output_shape("PointwiseMaxPool::backward", call.out_shape, grad_output);
+  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, call.in_shape[0], call.in_shape[2], call.in_shape[3]);
+  const std::size_t out_plane = call.out_shape[2] * call.out_shape[3];
+  const std::size_t in_plane = call.in_shape[2] * call.in_shape[3];
   const T* go = grad_output.data.data();
   T* gi = grad.data.data();
-  for (std::size_t i = 0; i < argmax_.size(); ++i) {
-    gi[(i / out_plane) * in_plane + static_cast<std::size_t>(argmax_[i])] += go[i];
+  for (std::size_t i = 0; i < call.argmax.size(); ++i) {
+    gi[(i / out_plane) * in_plane + static_cast<std::size_t>(call.argmax[i])] += go[i];
   }
+  calls_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 
@@ -137,6 +139,7 @@ NormMaxPool<T>::NormMaxPool(FieldType type, int kernel, int stride)
 template <class T>
 GeometricTensor<T> NormMaxPool<T>::forward(const GeometricTensor<T>& input) {
   require_field_type("NormMaxPool::forward", type_, input.type);
+  detail::PoolCall call;
   const Shape in_shape = shape_of(input.data.shape());
   const Shape out_shape = pooled_shape(in_shape, kernel_, stride_, 0);
   const int w = static_cast<int>(in_shape[3]);
@@ -147,7 +150,7 @@ GeometricTensor<T> NormMaxPool<T>::forward(const GeometricTensor<T>& input) {
   const std::size_t in_plane = in_shape[2] * in_shape[3];
   const std::size_t out_plane = out_shape[2] * out_shape[3];
   GeometricTensor<T> output = GeometricTensor<T>::zeros(type_, n, out_shape[2], out_shape[3]);
-  argmax_.assign(n * fields * out_plane, 0);
+  call.argmax.assign(n * fields * out_plane, 0);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t d = static_cast<std::size_t>(type_.fields()[f].size());
@@ -155,7 +158,7 @@ GeometricTensor<T> NormMaxPool<T>::forward(const GeometricTensor<T>& input) {
           i * static_cast<std::size_t>(type_.size()) + static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
       const T* in = input.data.data() + channel0 * in_plane;
       T* out = output.data.data() + channel0 * out_plane;
-      int* arg = argmax_.data() + (i * fields + f) * out_plane;
+      int* arg = call.argmax.data() + (i * fields + f) * out_plane;
       for (int y = 0; y < oh; ++y) {
         for (int x = 0; x < ow; ++x) {
           T best = -1;  // below every ‖f‖² ≥ 0: the first position is taken, a later one only if larger
@@ -178,26 +181,28 @@ GeometricTensor<T> NormMaxPool<T>::forward(const GeometricTensor<T>& input) {
       }
     }
   }
-  in_shape_ = in_shape;
-  out_shape_ = out_shape;
+  call.in_shape = in_shape;
+  call.out_shape = out_shape;
+  calls_.push(std::move(call));
   return output;
 }
 
 template <class T>
 GeometricTensor<T> NormMaxPool<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("NormMaxPool::backward", type_, grad_output.type);
-  require_output_shape("NormMaxPool::backward", !argmax_.empty(), out_shape_, grad_output);
-  const std::size_t n = in_shape_[0];
+  const detail::PoolCall& call = calls_.top("NormMaxPool::backward", describe());
+  require_output_shape("NormMaxPool::backward", call.out_shape, grad_output);
+  const std::size_t n = call.in_shape[0];
   const std::size_t fields = static_cast<std::size_t>(type_.n_fields());
-  const std::size_t in_plane = in_shape_[2] * in_shape_[3];
-  const std::size_t out_plane = out_shape_[2] * out_shape_[3];
-  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, n, in_shape_[2], in_shape_[3]);
+  const std::size_t in_plane = call.in_shape[2] * call.in_shape[3];
+  const std::size_t out_plane = call.out_shape[2] * call.out_shape[3];
+  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, n, call.in_shape[2], call.in_shape[3]);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t d = static_cast<std::size_t>(type_.fields()[f].size());
       const std::size_t channel0 =
           i * static_cast<std::size_t>(type_.size()) + static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
-      const int* arg = argmax_.data() + (i * fields + f) * out_plane;
+      const int* arg = call.argmax.data() + (i * fields + f) * out_plane;
       const T* go = grad_output.data.data() + channel0 * out_plane;
       T* gi = grad.data.data() + channel0 * in_plane;
       for (std::size_t p = 0; p < out_plane; ++p) {
@@ -205,6 +210,7 @@ GeometricTensor<T> NormMaxPool<T>::backward(const GeometricTensor<T>& grad_outpu
       }
     }
   }
+  calls_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 
@@ -225,6 +231,7 @@ PointwiseAvgPool<T>::PointwiseAvgPool(FieldType type, int kernel, int stride, in
 template <class T>
 GeometricTensor<T> PointwiseAvgPool<T>::forward(const GeometricTensor<T>& input) {
   require_field_type("PointwiseAvgPool::forward", type_, input.type);
+  detail::PoolCall call;
   const Shape in_shape = shape_of(input.data.shape());
   const Shape out_shape = pooled_shape(in_shape, kernel_, stride_, padding_);
   const int h = static_cast<int>(in_shape[2]);
@@ -251,25 +258,26 @@ GeometricTensor<T> PointwiseAvgPool<T>::forward(const GeometricTensor<T>& input)
       }
     }
   }
-  in_shape_ = in_shape;
-  out_shape_ = out_shape;
-  have_forward_ = true;
+  call.in_shape = in_shape;
+  call.out_shape = out_shape;
+  calls_.push(std::move(call));
   return output;
 }
 
 template <class T>
 GeometricTensor<T> PointwiseAvgPool<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("PointwiseAvgPool::backward", type_, grad_output.type);
-  require_output_shape("PointwiseAvgPool::backward", have_forward_, out_shape_, grad_output);
-  const int h = static_cast<int>(in_shape_[2]);
-  const int w = static_cast<int>(in_shape_[3]);
-  const int oh = static_cast<int>(out_shape_[2]);
-  const int ow = static_cast<int>(out_shape_[3]);
+  const detail::PoolCall& call = calls_.top("PointwiseAvgPool::backward", describe());
+  require_output_shape("PointwiseAvgPool::backward", call.out_shape, grad_output);
+  const int h = static_cast<int>(call.in_shape[2]);
+  const int w = static_cast<int>(call.in_shape[3]);
+  const int oh = static_cast<int>(call.out_shape[2]);
+  const int ow = static_cast<int>(call.out_shape[3]);
   const T inv_area = T(1) / static_cast<T>(kernel_ * kernel_);
-  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, in_shape_[0], in_shape_[2], in_shape_[3]);
-  for (std::size_t q = 0; q < in_shape_[0] * in_shape_[1]; ++q) {
-    const T* go = grad_output.data.data() + q * out_shape_[2] * out_shape_[3];
-    T* gi = grad.data.data() + q * in_shape_[2] * in_shape_[3];
+  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, call.in_shape[0], call.in_shape[2], call.in_shape[3]);
+  for (std::size_t q = 0; q < call.in_shape[0] * call.in_shape[1]; ++q) {
+    const T* go = grad_output.data.data() + q * call.out_shape[2] * call.out_shape[3];
+    T* gi = grad.data.data() + q * call.in_shape[2] * call.in_shape[3];
     for (int y = 0; y < oh; ++y) {
       for (int x = 0; x < ow; ++x) {
         const T g = go[y * ow + x] * inv_area;
@@ -284,6 +292,7 @@ GeometricTensor<T> PointwiseAvgPool<T>::backward(const GeometricTensor<T>& grad_
       }
     }
   }
+  calls_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 
@@ -304,11 +313,12 @@ GroupPooling<T>::GroupPooling(FieldType type)
 template <class T>
 GeometricTensor<T> GroupPooling<T>::forward(const GeometricTensor<T>& input) {
   require_field_type("GroupPooling::forward", in_, input.type);
+  detail::PoolCall call;
   const std::size_t n = input.data.shape(0);
   const std::size_t plane = input.data.shape(2) * input.data.shape(3);
   const std::size_t fields = static_cast<std::size_t>(in_.n_fields());
   GeometricTensor<T> output = GeometricTensor<T>::zeros(out_, n, input.data.shape(2), input.data.shape(3));
-  argmax_.assign(output.data.size(), 0);
+  call.argmax.assign(output.data.size(), 0);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t d = static_cast<std::size_t>(in_.fields()[f].size());
@@ -321,32 +331,34 @@ GeometricTensor<T> GroupPooling<T>::forward(const GeometricTensor<T>& input) {
           if (in[c * plane + p] > in[best * plane + p]) best = c;
         }
         output.data.data()[out_offset + p] = in[best * plane + p];
-        argmax_[out_offset + p] = static_cast<int>(best);
+        call.argmax[out_offset + p] = static_cast<int>(best);
       }
     }
   }
-  in_shape_ = shape_of(input.data.shape());
+  call.in_shape = shape_of(input.data.shape());
+  calls_.push(std::move(call));
   return output;
 }
 
 template <class T>
 GeometricTensor<T> GroupPooling<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("GroupPooling::backward", out_, grad_output.type);
-  require_output_shape("GroupPooling::backward", !argmax_.empty(),
-                       Shape{in_shape_[0], static_cast<std::size_t>(out_.size()), in_shape_[2], in_shape_[3]}, grad_output);
-  const std::size_t plane = in_shape_[2] * in_shape_[3];
+  const detail::PoolCall& call = calls_.top("GroupPooling::backward", describe());
+  require_output_shape("GroupPooling::backward", Shape{call.in_shape[0], static_cast<std::size_t>(out_.size()), call.in_shape[2], call.in_shape[3]}, grad_output);
+  const std::size_t plane = call.in_shape[2] * call.in_shape[3];
   const std::size_t fields = static_cast<std::size_t>(in_.n_fields());
-  GeometricTensor<T> grad = GeometricTensor<T>::zeros(in_, in_shape_[0], in_shape_[2], in_shape_[3]);
-  for (std::size_t i = 0; i < in_shape_[0]; ++i) {
+  GeometricTensor<T> grad = GeometricTensor<T>::zeros(in_, call.in_shape[0], call.in_shape[2], call.in_shape[3]);
+  for (std::size_t i = 0; i < call.in_shape[0]; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t out_offset = (i * fields + f) * plane;
       T* g = grad.data.data() +
              (i * static_cast<std::size_t>(in_.size()) + static_cast<std::size_t>(in_.field_offset(static_cast<int>(f)))) * plane;
       for (std::size_t p = 0; p < plane; ++p) {
-        g[static_cast<std::size_t>(argmax_[out_offset + p]) * plane + p] += grad_output.data.data()[out_offset + p];
+        g[static_cast<std::size_t>(call.argmax[out_offset + p]) * plane + p] += grad_output.data.data()[out_offset + p];
       }
     }
   }
+  calls_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 
@@ -360,30 +372,33 @@ std::string GroupPooling<T>::describe() const {
 template <class T>
 GeometricTensor<T> GlobalAveragePool<T>::forward(const GeometricTensor<T>& input) {
   require_field_type("GlobalAveragePool::forward", type_, input.type);
-  in_shape_ = shape_of(input.data.shape());
-  const std::size_t plane = in_shape_[2] * in_shape_[3];
+  detail::PoolCall call;
+  call.in_shape = shape_of(input.data.shape());
+  const std::size_t plane = call.in_shape[2] * call.in_shape[3];
   if (plane == 0) throw ShapeError("GlobalAveragePool::forward", "feature maps must be non-empty", plane);
-  GeometricTensor<T> output = GeometricTensor<T>::zeros(type_, in_shape_[0], 1, 1);
-  for (std::size_t q = 0; q < in_shape_[0] * in_shape_[1]; ++q) {
+  GeometricTensor<T> output = GeometricTensor<T>::zeros(type_, call.in_shape[0], 1, 1);
+  for (std::size_t q = 0; q < call.in_shape[0] * call.in_shape[1]; ++q) {
     const T* in = input.data.data() + q * plane;
     T sum = 0;
     for (std::size_t p = 0; p < plane; ++p) sum += in[p];
     output.data.data()[q] = sum / static_cast<T>(plane);
   }
-  have_forward_ = true;
+  calls_.push(std::move(call));
   return output;
 }
 
 template <class T>
 GeometricTensor<T> GlobalAveragePool<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("GlobalAveragePool::backward", type_, grad_output.type);
-  require_output_shape("GlobalAveragePool::backward", have_forward_, Shape{in_shape_[0], in_shape_[1], 1, 1}, grad_output);
-  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, in_shape_[0], in_shape_[2], in_shape_[3]);
-  const std::size_t plane = in_shape_[2] * in_shape_[3];
-  for (std::size_t q = 0; q < in_shape_[0] * in_shape_[1]; ++q) {
+  const detail::PoolCall& call = calls_.top("GlobalAveragePool::backward", describe());
+  require_output_shape("GlobalAveragePool::backward", Shape{call.in_shape[0], call.in_shape[1], 1, 1}, grad_output);
+  GeometricTensor<T> grad = GeometricTensor<T>::zeros(type_, call.in_shape[0], call.in_shape[2], call.in_shape[3]);
+  const std::size_t plane = call.in_shape[2] * call.in_shape[3];
+  for (std::size_t q = 0; q < call.in_shape[0] * call.in_shape[1]; ++q) {
     const T g = grad_output.data.data()[q] / static_cast<T>(plane);
     std::fill(grad.data.data() + q * plane, grad.data.data() + (q + 1) * plane, g);
   }
+  calls_.drop();  // only now: a backward that throws leaves the call to retry
   return grad;
 }
 

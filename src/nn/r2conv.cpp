@@ -11,6 +11,8 @@ template <class T>
 R2Conv<T>::R2Conv(FieldType in, FieldType out, int kernel_size, R2ConvOptions options)
     : in_(std::move(in)),
       out_(std::move(out)),
+      in_type_(in_),
+      out_type_(out_),
       kernel_size_(kernel_size),
       geometry_{options.stride, options.padding, options.dilation} {
   const char* const where = "R2Conv";
@@ -70,25 +72,21 @@ template <class T>
 GeometricTensor<T> R2Conv<T>::forward(const GeometricTensor<T>& input) {
   require_field_type("R2Conv::forward", in_, input.type);
   const xt::xtensor<T, 4>& f = filter();
-  GeometricTensor<T> output(out_, conv2d(input.data, f, bias_ ? full_bias_ : std::vector<T>{}, geometry_));
-  if (this->training()) {
-    last_input_ = input.data;
-  } else {
-    last_input_.reset();
-  }
+  xt::xtensor<T, 4> maps = input.maps();
+  GeometricTensor<T> output(out_type_, conv2d(maps, f, bias_ ? full_bias_ : std::vector<T>{}, geometry_));
+  inputs_.push(std::move(maps));
   return output;
 }
 
 template <class T>
 GeometricTensor<T> R2Conv<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("R2Conv::backward", out_, grad_output.type);
-  if (!last_input_) {
-    throw DomainError("R2Conv::backward", "no training-mode forward pass to differentiate", describe());
-  }
-  Conv2dGradients<T> grads = conv2d_backward(*last_input_, filter_, grad_output.data, geometry_);
+  const xt::xtensor<T, 4>& input = inputs_.top("R2Conv::backward", describe());
+  Conv2dGradients<T> grads = conv2d_backward(input, filter_, grad_output.maps(), geometry_);
   basis_->project(grads.filter.data(), weight_.grad.data());
   if (bias_) basis_->project_bias(grads.bias.data(), bias_->grad.data());
-  return GeometricTensor<T>(in_, std::move(grads.input));
+  inputs_.drop();  // only now: a backward that throws leaves the call to retry
+  return GeometricTensor<T>(in_type_, std::move(grads.input));
 }
 
 template <class T>

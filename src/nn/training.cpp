@@ -66,6 +66,7 @@ xt::xtensor<float, 2> flatten_logits(const GeometricTensor<float>& output) {
     throw ShapeError("flatten_logits", "the network must end in 1×1 maps (global pooling)",
                      std::to_string(output.data.shape(2)) + "x" + std::to_string(output.data.shape(3)));
   }
+  if (output.data.dimension() != 4) throw ShapeError("flatten_logits", "the network must output feature maps", output.type.describe());
   xt::xtensor<float, 2> logits = xt::xtensor<float, 2>::from_shape({output.data.shape(0), output.data.shape(1)});
   std::copy(output.data.begin(), output.data.end(), logits.begin());
   return logits;
@@ -133,6 +134,7 @@ double rotated_accuracy(Module<float>& net, const xt::xtensor<float, 4>& images,
     throw ShapeError("rotated_accuracy", "one label per image " + std::to_string(images.shape(0)), labels.size());
   }
   net.eval();
+  const NoGrad inference;  // nothing here is differentiated: save nothing for backward
   std::vector<std::size_t> order(images.shape(0));
   std::iota(order.begin(), order.end(), 0);
   std::size_t correct = 0;

@@ -27,8 +27,10 @@ bool is_grid_symmetry(const repr::PlanarElement& g) {
 
 template <class T>
 GeometricTensor<T> transform(const GeometricTensor<T>& x, const repr::PlanarElement& g) {
-  if (!x.type.group().contains(g)) {
-    throw DomainError("transform", "element is not in " + x.type.group().name() + " (angle in rad)", g.angle);
+  if (x.type.base() != Base::kGrid) throw ShapeError("transform", "needs feature maps on a grid", x.type.describe());
+  const FieldType& fields = x.type.fields("transform");
+  if (!fields.group().contains(g)) {
+    throw DomainError("transform", "element is not in " + fields.group().name() + " (angle in rad)", g.angle);
   }
   const std::size_t n = x.data.shape(0);
   const std::size_t c = x.data.shape(1);
@@ -43,8 +45,8 @@ GeometricTensor<T> transform(const GeometricTensor<T>& x, const repr::PlanarElem
   const double cy = (static_cast<double>(h) - 1) / 2;
   const double cos_t = std::cos(g.angle);
   const double sin_t = std::sin(g.angle);
-  const Matrix<double> rho = x.type.representation_matrix(g);
-  xt::xtensor<T, 4> moved = xt::xtensor<T, 4>::from_shape(x.data.shape());
+  const Matrix<double> rho = fields.representation_matrix(g);
+  xt::xtensor<T, 4> moved = xt::xtensor<T, 4>::from_shape({n, c, h, w});
   const std::size_t plane = h * w;
   parallel_for(static_cast<std::ptrdiff_t>(n), [&](std::ptrdiff_t item) {
     const T* in = x.data.data() + static_cast<std::size_t>(item) * c * plane;

@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "gyre/core/error.hpp"
-#include "gyre/nn/module.hpp"
+#include "gyre/optim/parameter.hpp"
 
 namespace gyre::optim::detail {
 
 template <class T>
-void require_gradient_shape(const char* where, const nn::Parameter<T>& p) {
+void require_gradient_shape(const char* where, const Parameter<T>& p) {
   if (p.grad.shape() != p.value.shape()) {
     throw ShapeError(where, "gradient shape must equal the value's shape (" + std::to_string(p.value.size()) + " entries)",
                      p.name);
@@ -19,8 +19,8 @@ void require_gradient_shape(const char* where, const nn::Parameter<T>& p) {
 }
 
 template <class T>
-void zero_gradients(const std::vector<nn::Parameter<T>*>& parameters) {
-  for (nn::Parameter<T>* p : parameters) {
+void zero_gradients(const std::vector<Parameter<T>*>& parameters) {
+  for (Parameter<T>* p : parameters) {
     if (p->grad.shape() == p->value.shape()) {
       std::fill(p->grad.begin(), p->grad.end(), T(0));
     } else {

@@ -6,7 +6,7 @@
 namespace gyre::optim {
 
 template <class T>
-Sgd<T>::Sgd(std::vector<nn::Parameter<T>*> parameters, T lr, T momentum, T weight_decay, bool nesterov)
+Sgd<T>::Sgd(std::vector<Parameter<T>*> parameters, T lr, T momentum, T weight_decay, bool nesterov)
     : parameters_(std::move(parameters)), lr_(lr), momentum_(momentum), weight_decay_(weight_decay), nesterov_(nesterov) {
   if (!(lr > 0)) throw DomainError("Sgd", "learning rate must be > 0", lr);
   if (!(momentum >= 0)) throw DomainError("Sgd", "momentum must be >= 0", momentum);
@@ -18,9 +18,9 @@ Sgd<T>::Sgd(std::vector<nn::Parameter<T>*> parameters, T lr, T momentum, T weigh
 
 template <class T>
 void Sgd<T>::step() {
-  for (const nn::Parameter<T>* p : parameters_) detail::require_gradient_shape("Sgd::step", *p);
+  for (const Parameter<T>* p : parameters_) detail::require_gradient_shape("Sgd::step", *p);
   for (std::size_t i = 0; i < parameters_.size(); ++i) {
-    nn::Parameter<T>& p = *parameters_[i];
+    Parameter<T>& p = *parameters_[i];
     const std::size_t n = p.value.size();
     T* theta = p.value.data();
     const T* grad = p.grad.data();

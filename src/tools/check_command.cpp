@@ -73,7 +73,7 @@ std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
       if (!(gated >= 1 && 2 * gated <= type.n_fields())) throw RequestError("\"gated_fields\" must be in [1, fields/2]");
       std::vector<repr::Representation> fields(type.fields().end() - gated, type.fields().end());
       nn::GatedNonlinearity<double>& gate = net->emplace<nn::GatedNonlinearity<double>>(nn::FieldType(group, fields));
-      type = gate.out_type();
+      type = gate.out_type().fields("build_network");
     } else if (kind == "InnerBatchNorm") {
       net->emplace<nn::InnerBatchNorm<double>>(type);
     } else if (kind == "PointwiseMaxPool") {
@@ -85,7 +85,7 @@ std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
     } else if (kind == "NormMaxPool") {
       net->emplace<nn::NormMaxPool<double>>(type, kernel, integer_field(layer, "stride", kernel, false));
     } else if (kind == "GroupPooling") {
-      type = net->emplace<nn::GroupPooling<double>>(type).out_type();
+      type = net->emplace<nn::GroupPooling<double>>(type).out_type().fields("build_network");
     } else if (kind == "GlobalAveragePool") {
       net->emplace<nn::GlobalAveragePool<double>>(type);
     } else {
@@ -102,15 +102,16 @@ check::EquivarianceReport check_network(const json& description) {
   const int batch = integer_field(description, "batch", 2, false);
   if (!(size >= 1 && batch >= 1)) throw RequestError("\"size\" and \"batch\" must be positive");
   Rng rng(static_cast<std::uint64_t>(integer_field(description, "seed", 1, false)));
+  const nn::FieldType& in_fields = net->in_type().fields("check_network");
   xt::xtensor<double, 4> x = xt::xtensor<double, 4>::from_shape(
-      {std::size_t(batch), std::size_t(net->in_type().size()), std::size_t(size), std::size_t(size)});
+      {std::size_t(batch), std::size_t(in_fields.size()), std::size_t(size), std::size_t(size)});
   for (double& v : x) v = rng.normal<double>();
   std::vector<repr::PlanarElement> elements;
   if (description.contains("angles")) {
     for (const json& a : description["angles"]) {
       if (!a.is_number()) throw RequestError("\"angles\" must be numbers (degrees)");
       const double angle = a.get<double>() * boost::math::constants::pi<double>() / 180;
-      for (int f = 0; f < (net->in_type().group().has_flips() ? 2 : 1); ++f) elements.push_back({f, angle});
+      for (int f = 0; f < (in_fields.group().has_flips() ? 2 : 1); ++f) elements.push_back({f, angle});
     }
   }
   return check::check_equivariance(*net, nn::GeometricTensor<double>(net->in_type(), std::move(x)), elements);

@@ -37,6 +37,7 @@ struct ModelResult {
 // max over the given angles of ‖logits(rotated x) − logits(x)‖ / ‖logits(x)‖ (Frobenius, batch).
 double invariance_error(nn::Module<float>& net, const xt::xtensor<float, 4>& images, const std::vector<double>& angles) {
   net.eval();
+  const nn::NoGrad inference;  // never differentiated: save nothing for backward
   const auto logits = [&](const xt::xtensor<float, 4>& x) {
     return nn::flatten_logits(net.forward(nn::GeometricTensor<float>(net.in_type(), x)));
   };

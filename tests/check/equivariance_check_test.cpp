@@ -31,12 +31,15 @@ class Affine final : public gyre::nn::Module<double> {
   GeometricTensor<double> backward(const GeometricTensor<double>& g) override {
     return GeometricTensor<double>(type_, xt::xtensor<double, 4>(a_ * g.data));
   }
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const gyre::nn::TensorType& in_type() const override { return type_; }
+  [[nodiscard]] const gyre::nn::TensorType& out_type() const override { return type_; }
+  // Stateless: backward needs nothing from forward.
+  [[nodiscard]] std::size_t pending_calls() const override { return 0; }
+  void discard_saved() override {}
   [[nodiscard]] std::string describe() const override { return "Affine"; }
 
  private:
-  FieldType type_;
+  gyre::nn::TensorType type_;
   double a_;
   double b_;
 };
@@ -51,12 +54,15 @@ class FirstChannelDoubled final : public gyre::nn::Module<double> {
     return y;
   }
   GeometricTensor<double> backward(const GeometricTensor<double>& g) override { return forward(g); }
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const gyre::nn::TensorType& in_type() const override { return type_; }
+  [[nodiscard]] const gyre::nn::TensorType& out_type() const override { return type_; }
+  // Stateless: backward needs nothing from forward.
+  [[nodiscard]] std::size_t pending_calls() const override { return 0; }
+  void discard_saved() override {}
   [[nodiscard]] std::string describe() const override { return "FirstChannelDoubled"; }
 
  private:
-  FieldType type_;
+  gyre::nn::TensorType type_;
 };
 
 FieldType regular_c4() {

@@ -61,8 +61,10 @@ class InEvaluation : public gyre::nn::Module<double> {
   GeometricTensor<double> forward(const GeometricTensor<double>& x) override { return inner_.forward(x); }
   GeometricTensor<double> backward(const GeometricTensor<double>& g) override { return inner_.backward(g); }
   std::vector<gyre::nn::Parameter<double>*> parameters() override { return inner_.parameters(); }
-  [[nodiscard]] const FieldType& in_type() const override { return inner_.in_type(); }
-  [[nodiscard]] const FieldType& out_type() const override { return inner_.out_type(); }
+  [[nodiscard]] const gyre::nn::TensorType& in_type() const override { return inner_.in_type(); }
+  [[nodiscard]] const gyre::nn::TensorType& out_type() const override { return inner_.out_type(); }
+  [[nodiscard]] std::size_t pending_calls() const override { return inner_.pending_calls(); }
+  void discard_saved() override { inner_.discard_saved(); }
   [[nodiscard]] std::string describe() const override { return "InEvaluation(" + inner_.describe() + ")"; }
   void train(bool on) override {
     gyre::nn::Module<double>::train(on);

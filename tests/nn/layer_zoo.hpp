@@ -2,6 +2,7 @@
 // Test helpers for the layer suites: every layer of nonlinearity, pooling and batch norm built on
 // field types of one group, random feature maps, and the group action on channels alone.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -20,10 +21,10 @@ namespace gyre::test {
 
 /// N(0, 1) feature maps of the given type.
 template <class T>
-nn::GeometricTensor<T> random_feature_map(const nn::FieldType& type, std::size_t n, std::size_t h, std::size_t w,
+nn::GeometricTensor<T> random_feature_map(const nn::TensorType& type, std::size_t n, std::size_t h, std::size_t w,
                                           std::uint64_t seed) {
   Rng rng(seed);
-  xt::xtensor<T, 4> x = xt::xtensor<T, 4>::from_shape({n, static_cast<std::size_t>(type.size()), h, w});
+  xt::xtensor<T, 4> x = xt::xtensor<T, 4>::from_shape({n, static_cast<std::size_t>(type.channels()), h, w});
   for (T& v : x) v = rng.normal<T>();
   return nn::GeometricTensor<T>(type, std::move(x));
 }
@@ -77,9 +78,10 @@ std::vector<std::unique_ptr<nn::Module<T>>> layer_zoo(const repr::PlanarGroup& g
 }
 
 /// y[n, :, h, w] = M·x[n, :, h, w]: the group acting on channels only.
-template <class T>
-xt::xtensor<T, 4> act_on_channels(const Matrix<double>& m, const xt::xtensor<T, 4>& x) {
-  xt::xtensor<T, 4> y = xt::zeros<T>(x.shape());
+template <class Maps>
+xt::xtensor<typename Maps::value_type, 4> act_on_channels(const Matrix<double>& m, const Maps& x) {
+  using T = typename Maps::value_type;
+  xt::xtensor<T, 4> y = xt::zeros<T>({x.shape(0), x.shape(1), x.shape(2), x.shape(3)});
   const std::size_t c = x.shape(1);
   const std::size_t plane = x.shape(2) * x.shape(3);
   for (std::size_t n = 0; n < x.shape(0); ++n) {
@@ -97,9 +99,11 @@ xt::xtensor<T, 4> act_on_channels(const Matrix<double>& m, const xt::xtensor<T, 
 }
 
 /// ‖a − b‖ / max(‖b‖, tiny).
-template <class T>
-double relative_difference(const xt::xtensor<T, 4>& a, const xt::xtensor<T, 4>& b) {
-  if (a.shape() != b.shape()) return std::numeric_limits<double>::infinity();
+template <class A, class B>
+double relative_difference(const A& a, const B& b) {
+  if (!std::equal(a.shape().begin(), a.shape().end(), b.shape().begin(), b.shape().end())) {
+    return std::numeric_limits<double>::infinity();
+  }
   double diff = 0;
   double norm = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {

@@ -39,9 +39,9 @@ TEST_CASE("layers: every layer commutes with C4 and D4 acting on channels, f(ρ(
         for (const gyre::repr::PlanarElement& g : group.elements()) {
           CAPTURE(g.flip);
           CAPTURE(g.angle);
-          const gyre::nn::GeometricTensor<double> gx(x.type, gyre::test::act_on_channels(x.type.representation_matrix(g), x.data));
+          const gyre::nn::GeometricTensor<double> gx(x.type, gyre::test::act_on_channels(x.type.fields().representation_matrix(g), x.data));
           const auto lhs = layer->forward(gx).data;
-          const auto rhs = gyre::test::act_on_channels(layer->out_type().representation_matrix(g), fx.data);
+          const auto rhs = gyre::test::act_on_channels(layer->out_type().fields().representation_matrix(g), fx.data);
           // Permutations are exact; orthogonal irreps and reordered sums cost a few ulps.
           CHECK(gyre::test::relative_difference(lhs, rhs) <= 1e-12);
         }
@@ -102,15 +102,15 @@ TEST_CASE("layers: a tensor of another field type is a ShapeError naming both ty
   auto zoo = gyre::test::layer_zoo<double>(kC4);
   for (auto& layer : zoo) {
     CAPTURE(layer->describe());
-    const FieldType wrong_in = with_extra_field(layer->in_type());
+    const gyre::nn::TensorType wrong_in = with_extra_field(layer->in_type().fields());
     const std::string name = layer->describe().substr(0, layer->describe().find('('));
-    const std::string expected_forward = "gyre::" + name + "::forward: field types differ (expected " +
+    const std::string expected_forward = "gyre::" + name + "::forward: tensor types differ (expected " +
                                          layer->in_type().describe() + ") (got " + wrong_in.describe() + ")";
     CHECK_THROWS_WITH_AS(static_cast<void>(layer->forward(gyre::test::random_feature_map<double>(wrong_in, 1, 4, 4, 1))),
                          expected_forward.c_str(), gyre::ShapeError);
     const auto y = layer->forward(gyre::test::random_feature_map<double>(layer->in_type(), 1, 4, 4, 1));
-    const FieldType wrong_out = with_extra_field(layer->out_type());
-    const std::string expected_backward = "gyre::" + name + "::backward: field types differ (expected " +
+    const gyre::nn::TensorType wrong_out = with_extra_field(layer->out_type().fields());
+    const std::string expected_backward = "gyre::" + name + "::backward: tensor types differ (expected " +
                                           layer->out_type().describe() + ") (got " + wrong_out.describe() + ")";
     CHECK_THROWS_WITH_AS(
         static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(wrong_out, 1, y.data.shape(2), y.data.shape(3), 2))),
@@ -118,12 +118,12 @@ TEST_CASE("layers: a tensor of another field type is a ShapeError naming both ty
   }
 }
 
-TEST_CASE("layers: backward before any forward is a DomainError, and a grad of the wrong shape is a ShapeError") {
+TEST_CASE("layers: backward before any forward is an UnmatchedBackwardError, and a grad of the wrong shape is a ShapeError") {
   auto fresh = gyre::test::layer_zoo<double>(kD4);
   for (auto& layer : fresh) {
     CAPTURE(layer->describe());
     CHECK_THROWS_AS(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(layer->out_type(), 1, 3, 3, 1))),
-                    gyre::DomainError);
+                    gyre::nn::UnmatchedBackwardError);
     const auto y = layer->forward(gyre::test::random_feature_map<double>(layer->in_type(), 2, 6, 6, 1));
     // One row or one image more than the last output: reading it would run past the cached arrays.
     for (const std::size_t extra_image : {0, 1}) {
@@ -132,10 +132,15 @@ TEST_CASE("layers: backward before any forward is a DomainError, and a grad of t
                                layer->out_type(), 2 + extra_image, y.data.shape(2) + 1 - extra_image, y.data.shape(3), 3))),
                            doctest::Contains("grad_output must have the last forward output's shape"), gyre::ShapeError);
     }
+    // The failed calls consumed nothing: the corrected grad differentiates the saved call, the last one.
+    CHECK(layer->pending_calls() == 1);
+    CHECK_NOTHROW(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(
+        layer->out_type(), 2, y.data.shape(2), y.data.shape(3), 3))));
+    CHECK(layer->pending_calls() == 0);
   }
 }
 
-TEST_CASE_TEMPLATE("convolutions: backward needs a training forward, and a grad of the wrong shape is a ShapeError", T,
+TEST_CASE_TEMPLATE("convolutions: backward needs a recorded forward, and a grad of the wrong shape is a ShapeError", T,
                    float, double) {
   const FieldType regular(kC4, gyre::repr::regular_representation(kC4), 1);
   gyre::nn::R2ConvOptions padded;
@@ -149,7 +154,7 @@ TEST_CASE_TEMPLATE("convolutions: backward needs a training forward, and a grad 
     const auto grad = [&](std::size_t n, std::size_t h, std::size_t w) {
       return gyre::test::random_feature_map<T>(conv->out_type(), n, h, w, 2);
     };
-    CHECK_THROWS_AS(static_cast<void>(conv->backward(grad(1, 3, 3))), gyre::DomainError);
+    CHECK_THROWS_AS(static_cast<void>(conv->backward(grad(1, 3, 3))), gyre::nn::UnmatchedBackwardError);
     const auto y = conv->forward(gyre::test::random_feature_map<T>(conv->in_type(), 2, 6, 6, 1));
     const std::size_t h = y.data.shape(2);
     const std::size_t w = y.data.shape(3);
@@ -159,10 +164,16 @@ TEST_CASE_TEMPLATE("convolutions: backward needs a training forward, and a grad 
                            doctest::Contains("grad_output must have the forward output's shape"), gyre::ShapeError);
     }
     CHECK_NOTHROW(static_cast<void>(conv->backward(grad(2, h, w))));
-    // Evaluation mode keeps no input to differentiate.
-    conv->eval();
-    static_cast<void>(conv->forward(gyre::test::random_feature_map<T>(conv->in_type(), 2, 6, 6, 1)));
-    CHECK_THROWS_AS(static_cast<void>(conv->backward(grad(2, h, w))), gyre::DomainError);
+    // A forward under NoGrad keeps nothing to differentiate, in either mode.
+    for (const bool training : {true, false}) {
+      conv->train(training);
+      {
+        const gyre::nn::NoGrad no_grad;
+        static_cast<void>(conv->forward(gyre::test::random_feature_map<T>(conv->in_type(), 2, 6, 6, 1)));
+      }
+      CHECK(conv->pending_calls() == 0);
+      CHECK_THROWS_AS(static_cast<void>(conv->backward(grad(2, h, w))), gyre::nn::UnmatchedBackwardError);
+    }
   }
 }
 

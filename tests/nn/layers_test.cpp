@@ -25,10 +25,10 @@ using gyre::nn::FieldType;
 using gyre::nn::GeometricTensor;
 using gyre::repr::PlanarGroup;
 
-GeometricTensor<double> random_tensor(const FieldType& type, std::size_t n, std::size_t h, std::size_t w,
+GeometricTensor<double> random_tensor(const gyre::nn::TensorType& type, std::size_t n, std::size_t h, std::size_t w,
                                       std::uint64_t seed) {
   gyre::Rng rng(seed);
-  xt::xtensor<double, 4> x = xt::xtensor<double, 4>::from_shape({n, std::size_t(type.size()), h, w});
+  xt::xtensor<double, 4> x = xt::xtensor<double, 4>::from_shape({n, std::size_t(type.channels()), h, w});
   for (double& v : x) v = rng.normal<double>();
   return GeometricTensor<double>(type, std::move(x));
 }
@@ -127,7 +127,7 @@ TEST_CASE("layers: each layer commutes with the grid symmetries to 1e-12") {
     }
     // 7×7 maps: windows of 3 with stride 2 and padding 1 tile an odd map symmetrically.
     const auto x = random_tensor(module->in_type(), 2, 7, 7, 22);
-    const auto report = gyre::check::check_equivariance(*module, x, grid_elements(module->in_type().group()));
+    const auto report = gyre::check::check_equivariance(*module, x, grid_elements(module->in_type().fields().group()));
     CAPTURE(report.table());
     // Grid symmetries permute pixels and channels exactly; only reordered sums round (≈ 1e-15).
     CHECK(report.max_grid_symmetry_error() <= 1e-12);
@@ -148,12 +148,12 @@ TEST_CASE("layers: a tensor of another type is a ShapeError naming both types") 
   gyre::nn::PointwiseReLU<double> relu(regular_fields(kD4, 2));
   const auto x = random_tensor(regular_fields(kD4, 1), 1, 3, 3, 1);
   CHECK_THROWS_WITH_AS(static_cast<void>(relu.forward(x)),
-                       "gyre::PointwiseReLU::forward: field types differ (expected D4[2×regular]) (got D4[regular])",
+                       "gyre::PointwiseReLU::forward: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[regular])",
                        gyre::ShapeError);
   gyre::nn::Sequential<double> net;
   net.emplace<gyre::nn::PointwiseReLU<double>>(regular_fields(kD4, 2));
   CHECK_THROWS_WITH_AS(net.emplace<gyre::nn::PointwiseReLU<double>>(regular_fields(kD4, 3)),
-                       "gyre::Sequential::add: field types differ (expected D4[2×regular]) (got D4[3×regular])",
+                       "gyre::Sequential::add: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[3×regular])",
                        gyre::ShapeError);
 }
 

@@ -25,6 +25,7 @@ double sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 // ⟨G, f(x)⟩'s gradient in x by central differences (h = 1e-6), without switching the mode.
 xt::xtensor<double, 4> numeric_input_gradient(gyre::nn::Module<double>& m, GeometricTensor<double> x,
                                               const xt::xtensor<double, 4>& upstream) {
+  const gyre::nn::NoGrad no_grad;  // 2·size forwards that are never differentiated
   const auto loss = [&]() {
     const auto y = m.forward(x);
     double s = 0;
@@ -56,12 +57,15 @@ class WrongBackward : public gyre::nn::Module<double> {
     if (nan_) result.data(0, 0, 1, 1) = std::nan("");
     return result;
   }
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const gyre::nn::TensorType& in_type() const override { return type_; }
+  [[nodiscard]] const gyre::nn::TensorType& out_type() const override { return type_; }
   [[nodiscard]] std::string describe() const override { return "WrongBackward"; }
+  // Stateless: backward needs nothing from forward.
+  [[nodiscard]] std::size_t pending_calls() const override { return 0; }
+  void discard_saved() override {}
 
  private:
-  FieldType type_;
+  gyre::nn::TensorType type_;
   bool nan_;
 };
 
@@ -94,7 +98,7 @@ TEST_CASE("NormReLU: relu(‖f‖ − b)·f/‖f‖ per field, and 0 output with
 TEST_CASE("GatedNonlinearity: gates first in the input type, y = sigmoid(gate)·field") {
   const FieldType gated(kD4, {gyre::repr::irrep_representation(kD4, {1, 1}), gyre::repr::regular_representation(kD4)});
   gyre::nn::GatedNonlinearity<double> gate(gated);
-  CHECK(gate.in_type().describe() == "D4[2×irrep_0,0, irrep_1,1, regular]");
+  CHECK(gate.in_type().describe() == "grid × D4[2×irrep_0,0, irrep_1,1, regular]");
   CHECK(gate.out_type() == gated);
   const auto x = gyre::test::random_feature_map<double>(gate.in_type(), 2, 3, 3, 4);
   const auto y = gate.forward(x);
@@ -193,6 +197,7 @@ TEST_CASE("layers: parameter gradients accumulate over backward calls and zero_g
   const auto x = gyre::test::random_feature_map<double>(type, 2, 3, 3, 6);
   const auto upstream = gyre::test::random_feature_map<double>(type, 2, 3, 3, 7);
   static_cast<void>(layer.forward(x));
+  static_cast<void>(layer.forward(x));  // two saved calls: each backward differentiates one
   static_cast<void>(layer.backward(upstream));
   const xt::xarray<double> once = layer.parameters()[0]->grad;
   static_cast<void>(layer.backward(upstream));
@@ -217,7 +222,7 @@ TEST_CASE("Sequential: types must connect, parameters are named by index, modes 
   for (auto* p : net.parameters()) names.push_back(p->name);
   CHECK(names == std::vector<std::string>{"0.weight", "0.bias", "2.0.bias"});
   CHECK_THROWS_WITH_AS(net.emplace<gyre::nn::GroupPooling<double>>(FieldType(kD4, gyre::repr::regular_representation(kD4), 3)),
-                       "gyre::Sequential::add: field types differ (expected D4[2×regular]) (got D4[3×regular])",
+                       "gyre::Sequential::add: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[3×regular])",
                        gyre::ShapeError);
   CHECK_THROWS_AS(net.add(nullptr), gyre::DomainError);
   net.eval();

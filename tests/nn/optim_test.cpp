@@ -12,7 +12,7 @@
 
 namespace {
 
-gyre::nn::Parameter<double> parameter(std::initializer_list<double> values) {
+gyre::optim::Parameter<double> parameter(std::initializer_list<double> values) {
   xt::xarray<double> v = xt::adapt(std::vector<double>(values), {values.size()});
   return {"p", v, xt::zeros_like(v)};
 }
@@ -25,7 +25,7 @@ struct TestParameter {
     p.grad = xt::zeros_like(p.value);
     p.name = "p";
   }
-  gyre::nn::Parameter<T> p;
+  gyre::optim::Parameter<T> p;
 };
 
 }  // namespace

@@ -55,7 +55,8 @@ xt::xtensor<double, 4> direct_conv(const xt::xtensor<double, 4>& in, const xt::x
   return out;
 }
 
-double max_abs(const xt::xtensor<double, 4>& a) {
+template <class Array>
+double max_abs(const Array& a) {
   double m = 0;
   for (double v : a) m = std::max(m, std::abs(v));
   return m;
@@ -238,7 +239,7 @@ TEST_CASE("R2Conv: rejects an input of another field type, naming both types") {
   gyre::nn::R2Conv<float> conv(regular, regular, 3);
   const GeometricTensor<float> x(trivial, xt::zeros<float>({1, 16, 5, 5}));
   CHECK_THROWS_WITH_AS(static_cast<void>(conv.forward(x)),
-                       doctest::Contains("gyre::R2Conv::forward: field types differ (expected C8[2×regular]) (got C8[16×irrep_0])"),
+                       doctest::Contains("gyre::R2Conv::forward: tensor types differ (expected grid × C8[2×regular]) (got grid × C8[16×irrep_0])"),
                        gyre::ShapeError);
 }
 
@@ -292,15 +293,17 @@ class PlainConv : public gyre::nn::Module<double> {
  public:
   PlainConv(FieldType type, xt::xtensor<double, 4> filter) : type_(std::move(type)), filter_(std::move(filter)) {}
   GeometricTensor<double> forward(const GeometricTensor<double>& x) override {
-    return GeometricTensor<double>(type_, gyre::nn::conv2d(x.data, filter_, {}, {1, 1, 1}));
+    return GeometricTensor<double>(type_, gyre::nn::conv2d(x.maps(), filter_, {}, {1, 1, 1}));
   }
   GeometricTensor<double> backward(const GeometricTensor<double>& g) override { return g; }
-  const FieldType& in_type() const override { return type_; }
-  const FieldType& out_type() const override { return type_; }
+  const gyre::nn::TensorType& in_type() const override { return type_; }
+  const gyre::nn::TensorType& out_type() const override { return type_; }
   std::string describe() const override { return "PlainConv"; }
+  std::size_t pending_calls() const override { return 0; }
+  void discard_saved() override {}
 
  private:
-  FieldType type_;
+  gyre::nn::TensorType type_;
   xt::xtensor<double, 4> filter_;
 };
 

@@ -39,10 +39,10 @@ xt::xtensor<T, 4> random_maps(std::size_t n, std::size_t c, std::size_t h, std::
   return a;
 }
 
-template <class T>
-double max_abs(const xt::xtensor<T, 4>& a) {
+template <class Array>
+double max_abs(const Array& a) {
   double m = 0;
-  for (T v : a) m = std::max(m, std::abs(static_cast<double>(v)));
+  for (const auto v : a) m = std::max(m, std::abs(static_cast<double>(v)));
   return m;
 }
 

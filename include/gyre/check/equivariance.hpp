@@ -112,8 +112,9 @@ inline std::vector<repr::PlanarElement> default_check_elements(const repr::Plana
 namespace detail {
 
 // Zero outside the disc inscribed in the H×W map (pixel centres farther than (min(H, W) − 1)/2).
-template <class T>
-void mask_to_disc(xt::xtensor<T, 4>& x) {
+template <class Maps>
+void mask_to_disc(Maps& x) {
+  using T = typename Maps::value_type;
   const std::size_t h = x.shape(2);
   const std::size_t w = x.shape(3);
   const double radius = (static_cast<double>(std::min(h, w)) - 1) / 2;
@@ -131,16 +132,16 @@ void mask_to_disc(xt::xtensor<T, 4>& x) {
 
 // ‖x‖_F scaled by the largest entry, so that entries near 1e300 do not overflow to ∞ (and ∞/∞ to
 // NaN); any non-finite entry gives NaN.
-template <class T>
-double frobenius(const xt::xtensor<T, 4>& x) {
+template <class Maps>
+double frobenius(const Maps& x) {
   double largest = 0;
-  for (const T& v : x) {
+  for (const auto& v : x) {
     if (!std::isfinite(static_cast<double>(v))) return std::numeric_limits<double>::quiet_NaN();
     largest = std::max(largest, std::abs(static_cast<double>(v)));
   }
   if (largest == 0) return 0;
   double sum = 0;
-  for (const T& v : x) {
+  for (const auto& v : x) {
     const double scaled = static_cast<double>(v) / largest;
     sum += scaled * scaled;
   }
@@ -148,22 +149,25 @@ double frobenius(const xt::xtensor<T, 4>& x) {
 }
 
 // One row's error ‖lhs − rhs‖ / ‖reference‖; a zero reference marks the row instead of dividing.
-template <class T>
-void set_relative_error(EquivarianceRow& row, const xt::xtensor<T, 4>& lhs, const xt::xtensor<T, 4>& rhs,
-                        const xt::xtensor<T, 4>& reference) {
+template <class Maps>
+void set_relative_error(EquivarianceRow& row, const Maps& lhs, const Maps& rhs, const Maps& reference) {
   const double scale = frobenius(reference);
-  const double gap = frobenius(xt::xtensor<T, 4>(lhs - rhs));
+  const double gap = frobenius(Maps(lhs - rhs));
   row.zero_reference = scale == 0;
   row.relative_error = row.zero_reference ? gap : gap / scale;  // NaN stays NaN
 }
 
 }  // namespace detail
 
-/// Checks f(g·x) = g·f(x) for each element (default_check_elements if empty).
+/// Checks f(g·x) = g·f(x) for each element (default_check_elements if empty). The module's
+/// forward calls run under NoGrad: checking leaves nothing saved for backward.
 template <class T>
 EquivarianceReport check_equivariance(nn::Module<T>& module, const nn::GeometricTensor<T>& x,
                                       std::vector<repr::PlanarElement> elements = {}) {
-  if (elements.empty()) elements = default_check_elements(module.in_type().group());
+  const nn::FieldType& in_fields = module.in_type().fields("check_equivariance");
+  nn::require_field_type("check_equivariance", in_fields, x.type);
+  if (elements.empty()) elements = default_check_elements(in_fields.group());
+  const nn::NoGrad no_grad;
   EquivarianceReport report;
   const nn::GeometricTensor<T> fx = module.forward(x);
   nn::GeometricTensor<T> masked_x = x;
@@ -177,11 +181,11 @@ EquivarianceReport check_equivariance(nn::Module<T>& module, const nn::Geometric
       detail::set_relative_error(row, lhs.data, rhs.data, fx.data);
     } else {
       if (!masked_fx) masked_fx = module.forward(masked_x);
-      xt::xtensor<T, 4> lhs = module.forward(nn::transform(masked_x, g)).data;
-      xt::xtensor<T, 4> rhs = nn::transform(*masked_fx, g).data;
+      xt::xarray<T> lhs = module.forward(nn::transform(masked_x, g)).data;
+      xt::xarray<T> rhs = nn::transform(*masked_fx, g).data;
       detail::mask_to_disc(lhs);
       detail::mask_to_disc(rhs);
-      xt::xtensor<T, 4> reference = masked_fx->data;
+      xt::xarray<T> reference = masked_fx->data;
       detail::mask_to_disc(reference);
       detail::set_relative_error(row, lhs, rhs, reference);
     }

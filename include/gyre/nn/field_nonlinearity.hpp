@@ -32,14 +32,17 @@ class NormReLU : public Module<T> {
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
   std::vector<Parameter<T>*> parameters() override { return {&bias_}; }
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const TensorType& in_type() const override { return tensor_type_; }
+  [[nodiscard]] const TensorType& out_type() const override { return tensor_type_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return inputs_.size(); }
+  void discard_saved() override { inputs_.clear(); }
 
  private:
   FieldType type_;
+  TensorType tensor_type_;
   Parameter<T> bias_;
-  std::optional<xt::xtensor<T, 4>> input_;
+  SavedCalls<xt::xarray<T>> inputs_;
 };
 
 /// sigmoid(gᵢ)·fᵢ: the input holds one trivial gate per gated field, gates first.
@@ -51,14 +54,17 @@ class GatedNonlinearity : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const FieldType& in_type() const override { return in_; }
-  [[nodiscard]] const FieldType& out_type() const override { return out_; }
+  [[nodiscard]] const TensorType& in_type() const override { return in_type_; }
+  [[nodiscard]] const TensorType& out_type() const override { return out_type_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return inputs_.size(); }
+  void discard_saved() override { inputs_.clear(); }
 
  private:
   FieldType out_;
   FieldType in_;
-  std::optional<xt::xtensor<T, 4>> input_;
+  TensorType out_type_, in_type_;
+  SavedCalls<xt::xarray<T>> inputs_;
 };
 
 extern template class NormReLU<float>;

@@ -34,22 +34,31 @@ class InnerBatchNorm : public Module<T> {
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
   /// γ ("weight", initially 1) and β ("bias", initially 0) per field; none when affine is false.
   std::vector<Parameter<T>*> parameters() override;
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const TensorType& in_type() const override { return tensor_type_; }
+  [[nodiscard]] const TensorType& out_type() const override { return tensor_type_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return calls_.size(); }
+  void discard_saved() override { calls_.clear(); }
   /// Running mean per field (initially 0).
   [[nodiscard]] const std::vector<T>& running_mean() const noexcept { return running_mean_; }
   /// Running unbiased variance per field (initially 1).
   [[nodiscard]] const std::vector<T>& running_var() const noexcept { return running_var_; }
 
  private:
+  // What backward needs from one forward call.
+  struct Call {
+    xt::xarray<T> input;
+    std::vector<T> mean, inv_std;
+    bool batch_statistics;  // normalised with the batch's statistics (training) or the running ones
+  };
+
   FieldType type_;
+  TensorType tensor_type_;
   T eps_, momentum_;
   bool affine_;
   Parameter<T> weight_, bias_;
-  std::vector<T> running_mean_, running_var_, mean_, inv_std_;
-  std::optional<xt::xtensor<T, 4>> input_;
-  bool batch_statistics_ = false;  // whether the last forward normalised with the batch's statistics
+  std::vector<T> running_mean_, running_var_;
+  SavedCalls<Call> calls_;
 };
 
 extern template class InnerBatchNorm<float>;

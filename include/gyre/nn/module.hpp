@@ -1,7 +1,10 @@
 #pragma once
 // The layer interface: forward, backward, parameters, train/eval — escnn's EquivariantModule
-// without autograd. backward() takes ∂L/∂output of the most recent forward(), accumulates
-// ∂L/∂parameter into each Parameter's grad and returns ∂L/∂input.
+// without autograd. Modules are re-entrant: each forward() saves what its backward needs
+// (SavedCalls; nothing under a NoGrad guard), so a module may run several times before backward (weight sharing); each
+// backward() takes ∂L/∂output of the most recent forward() not yet differentiated, accumulates
+// ∂L/∂parameter into each Parameter's grad and returns ∂L/∂input. A module run k times receives
+// the sum of its k calls' gradients. backward() with no forward() left throws UnmatchedBackwardError.
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
@@ -11,20 +14,16 @@
 
 #include <xtensor/xarray.hpp>
 
-#include "gyre/nn/field_type.hpp"
 #include "gyre/nn/geometric_tensor.hpp"
+#include "gyre/nn/saved_calls.hpp"
+#include "gyre/nn/tensor_type.hpp"
+#include "gyre/optim/parameter.hpp"
 
 namespace gyre::nn {
 
-/// A learnable array and its accumulated gradient (same shape).
-template <class T>
-struct Parameter {
-  std::string name;
-  xt::xarray<T> value;
-  xt::xarray<T> grad;
-};
+using optim::Parameter;
 
-/// A layer or network mapping feature maps of in_type() to feature maps of out_type().
+/// A layer or network mapping tensors of in_type() to tensors of out_type().
 template <class T>
 class Module {
  public:
@@ -33,16 +32,20 @@ class Module {
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
 
-  /// Computes the output and keeps what backward() needs.
+  /// Computes the output and, unless a NoGrad guard is alive, saves what backward() needs for this call.
   virtual GeometricTensor<T> forward(const GeometricTensor<T>& input) = 0;
-  /// ∂L/∂input from ∂L/∂output of the last forward(); adds ∂L/∂θ to each parameter's grad.
+  /// ∂L/∂input from ∂L/∂output of the most recent undifferentiated forward(); adds ∂L/∂θ to grads.
   virtual GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) = 0;
   /// The learnable parameters (pointers stay valid for the module's lifetime).
   virtual std::vector<Parameter<T>*> parameters() { return {}; }
-  [[nodiscard]] virtual const FieldType& in_type() const = 0;
-  [[nodiscard]] virtual const FieldType& out_type() const = 0;
+  [[nodiscard]] virtual const TensorType& in_type() const = 0;
+  [[nodiscard]] virtual const TensorType& out_type() const = 0;
   /// A one-line description, e.g. "R2Conv(C8[16×regular] → C8[16×regular], k=5)".
   [[nodiscard]] virtual std::string describe() const = 0;
+  /// Forward calls saved and not yet differentiated.
+  [[nodiscard]] virtual std::size_t pending_calls() const = 0;
+  /// Forgets every saved call (forwards whose results will not be differentiated).
+  virtual void discard_saved() = 0;
 
   /// Training mode (batch statistics, filters expanded every step) or evaluation mode.
   virtual void train(bool on = true) { training_ = on; }

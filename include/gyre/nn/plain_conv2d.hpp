@@ -39,23 +39,22 @@ class PlainConv2d : public Module<T> {
   }
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override {
-    require_field_type("PlainConv2d::forward", in_, input.type);
-    if (this->training()) {
-      input_ = input.data;
-    } else {
-      input_.reset();
-    }
-    return GeometricTensor<T>(out_, conv2d(input.data, filter(), bias_vector(), geometry_));
+    require_type("PlainConv2d::forward", in_, input.type);
+    xt::xtensor<T, 4> maps = input.maps();
+    GeometricTensor<T> output(out_, conv2d(maps, filter(), bias_vector(), geometry_));
+    inputs_.push(std::move(maps));
+    return output;
   }
 
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override {
-    require_field_type("PlainConv2d::backward", out_, grad_output.type);
-    if (!input_) throw DomainError("PlainConv2d::backward", "no training-mode forward pass to differentiate", describe());
-    Conv2dGradients<T> grads = conv2d_backward(*input_, filter(), grad_output.data, geometry_);
+    require_type("PlainConv2d::backward", out_, grad_output.type);
+    const xt::xtensor<T, 4>& input = inputs_.top("PlainConv2d::backward", describe());
+    Conv2dGradients<T> grads = conv2d_backward(input, filter(), grad_output.maps(), geometry_);
     for (std::size_t i = 0; i < grads.filter.size(); ++i) weight_.grad.data()[i] += grads.filter.data()[i];
     if (bias_) {
       for (std::size_t i = 0; i < grads.bias.size(); ++i) bias_->grad(i) += grads.bias[i];
     }
+    inputs_.drop();  // only now: a backward that throws leaves the call to retry
     return GeometricTensor<T>(in_, std::move(grads.input));
   }
 
@@ -64,10 +63,12 @@ class PlainConv2d : public Module<T> {
     if (bias_) result.push_back(&*bias_);
     return result;
   }
-  [[nodiscard]] const FieldType& in_type() const override { return in_; }
-  [[nodiscard]] const FieldType& out_type() const override { return out_; }
+  [[nodiscard]] const TensorType& in_type() const override { return in_; }
+  [[nodiscard]] const TensorType& out_type() const override { return out_; }
+  [[nodiscard]] std::size_t pending_calls() const override { return inputs_.size(); }
+  void discard_saved() override { inputs_.clear(); }
   [[nodiscard]] std::string describe() const override {
-    return "PlainConv2d(" + std::to_string(in_.size()) + " → " + std::to_string(out_.size()) + ", k=" +
+    return "PlainConv2d(" + std::to_string(in_.channels()) + " → " + std::to_string(out_.channels()) + ", k=" +
            std::to_string(weight_.value.shape(2)) + ")";
   }
 
@@ -78,11 +79,11 @@ class PlainConv2d : public Module<T> {
     return std::vector<T>(bias_->value.begin(), bias_->value.end());
   }
 
-  FieldType in_, out_;
+  TensorType in_, out_;
   Conv2dGeometry geometry_;
   Parameter<T> weight_;
   std::optional<Parameter<T>> bias_;
-  std::optional<xt::xtensor<T, 4>> input_;
+  SavedCalls<xt::xtensor<T, 4>> inputs_;
 };
 
 }  // namespace gyre::nn

@@ -2,15 +2,12 @@
 // Pointwise nonlinearities (escnn's PointwiseNonLinearity): σ applied to every channel. They commute
 // with the group only when every ρ(g) permutes channels, so only permutation fields are accepted
 // (regular, quotient, trivial); anything else is a DomainError at construction.
-// forward() keeps its input in training and evaluation mode alike, so backward() is always the
-// derivative at the most recent forward() input (never a stale one).
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
-#include <optional>
 #include <string>
 
-#include <xtensor/xtensor.hpp>
+#include <xtensor/xarray.hpp>
 
 #include "gyre/nn/module.hpp"
 
@@ -28,17 +25,19 @@ class PointwiseNonlinearity : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const TensorType& in_type() const override { return type_; }
+  [[nodiscard]] const TensorType& out_type() const override { return type_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return inputs_.size(); }
+  void discard_saved() override { inputs_.clear(); }
 
  private:
   [[nodiscard]] std::string name() const { return kind_ == Pointwise::kReLU ? "PointwiseReLU" : "PointwiseELU"; }
 
-  FieldType type_;
+  TensorType type_;
   Pointwise kind_;
   T alpha_;
-  std::optional<xt::xtensor<T, 4>> input_;
+  SavedCalls<xt::xarray<T>> inputs_;
 };
 
 /// max(x, 0) on permutation fields; the derivative at 0 is 0 (torch's choice).

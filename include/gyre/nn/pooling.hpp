@@ -28,6 +28,13 @@ namespace detail {
 /// is not a permutation representation.
 void require_permutation_fields(const std::string& where, const FieldType& type);
 
+/// What a pooling layer's backward needs from one forward call.
+struct PoolCall {
+  std::vector<int> argmax;  // the winning input position per output value (max pools)
+  std::array<std::size_t, 4> in_shape{};
+  std::array<std::size_t, 4> out_shape{};
+};
+
 }  // namespace detail
 
 /// Max over k×k windows, channel by channel; permutation fields only.
@@ -39,16 +46,17 @@ class PointwiseMaxPool : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const TensorType& in_type() const override { return type_tensor_; }
+  [[nodiscard]] const TensorType& out_type() const override { return type_tensor_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return calls_.size(); }
+  void discard_saved() override { calls_.clear(); }
 
  private:
   FieldType type_;
+  TensorType type_tensor_{type_};
+  SavedCalls<detail::PoolCall> calls_;
   int kernel_, stride_, padding_;
-  std::vector<int> argmax_;
-  std::array<std::size_t, 4> in_shape_{};
-  std::array<std::size_t, 4> out_shape_{};
 };
 
 /// Per field, the field's value at the window position where its norm is largest.
@@ -60,16 +68,17 @@ class NormMaxPool : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const TensorType& in_type() const override { return type_tensor_; }
+  [[nodiscard]] const TensorType& out_type() const override { return type_tensor_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return calls_.size(); }
+  void discard_saved() override { calls_.clear(); }
 
  private:
   FieldType type_;
+  TensorType type_tensor_{type_};
+  SavedCalls<detail::PoolCall> calls_;
   int kernel_, stride_;
-  std::vector<int> argmax_;
-  std::array<std::size_t, 4> in_shape_{};
-  std::array<std::size_t, 4> out_shape_{};
 };
 
 /// Mean over k×k windows per channel (zero padding counted in the mean, as torch's default).
@@ -81,16 +90,17 @@ class PointwiseAvgPool : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const TensorType& in_type() const override { return type_tensor_; }
+  [[nodiscard]] const TensorType& out_type() const override { return type_tensor_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return calls_.size(); }
+  void discard_saved() override { calls_.clear(); }
 
  private:
   FieldType type_;
+  TensorType type_tensor_{type_};
+  SavedCalls<detail::PoolCall> calls_;
   int kernel_, stride_, padding_;
-  std::array<std::size_t, 4> in_shape_{};
-  std::array<std::size_t, 4> out_shape_{};
-  bool have_forward_ = false;
 };
 
 /// Max over the channels of each permutation field: one trivial (invariant) field per field.
@@ -102,15 +112,17 @@ class GroupPooling : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const FieldType& in_type() const override { return in_; }
-  [[nodiscard]] const FieldType& out_type() const override { return out_; }
+  [[nodiscard]] const TensorType& in_type() const override { return in_tensor_; }
+  [[nodiscard]] const TensorType& out_type() const override { return out_tensor_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return calls_.size(); }
+  void discard_saved() override { calls_.clear(); }
 
  private:
   FieldType in_;
   FieldType out_;
-  std::vector<int> argmax_;
-  std::array<std::size_t, 4> in_shape_{};
+  TensorType in_tensor_{in_}, out_tensor_{out_};
+  SavedCalls<detail::PoolCall> calls_;
 };
 
 /// The mean over the plane of every channel: (N, C, H, W) ↦ (N, C, 1, 1).
@@ -121,14 +133,16 @@ class GlobalAveragePool : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const FieldType& in_type() const override { return type_; }
-  [[nodiscard]] const FieldType& out_type() const override { return type_; }
+  [[nodiscard]] const TensorType& in_type() const override { return type_tensor_; }
+  [[nodiscard]] const TensorType& out_type() const override { return type_tensor_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return calls_.size(); }
+  void discard_saved() override { calls_.clear(); }
 
  private:
   FieldType type_;
-  std::array<std::size_t, 4> in_shape_{};
-  bool have_forward_ = false;
+  TensorType type_tensor_{type_};
+  SavedCalls<detail::PoolCall> calls_;
 };
 
 extern template class PointwiseMaxPool<float>;

@@ -39,9 +39,11 @@ class R2Conv : public Module<T> {
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
   std::vector<Parameter<T>*> parameters() override;
-  [[nodiscard]] const FieldType& in_type() const override { return in_; }
-  [[nodiscard]] const FieldType& out_type() const override { return out_; }
+  [[nodiscard]] const TensorType& in_type() const override { return in_type_; }
+  [[nodiscard]] const TensorType& out_type() const override { return out_type_; }
   [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return inputs_.size(); }
+  void discard_saved() override { inputs_.clear(); }
   void train(bool on = true) override;
 
   /// The expanded filter (C_out, C_in, k, k) for the current weights.
@@ -56,6 +58,7 @@ class R2Conv : public Module<T> {
 
   FieldType in_;
   FieldType out_;
+  TensorType in_type_, out_type_;
   int kernel_size_;
   Conv2dGeometry geometry_;
   std::shared_ptr<const FieldKernelBasis> basis_;
@@ -64,7 +67,7 @@ class R2Conv : public Module<T> {
   xt::xtensor<T, 4> filter_;
   std::vector<T> full_bias_;
   bool expanded_ = false;
-  std::optional<xt::xtensor<T, 4>> last_input_;
+  SavedCalls<xt::xtensor<T, 4>> inputs_;
 };
 
 /// A G-equivariant linear map between fields at every pixel: R2Conv with a 1×1 filter.

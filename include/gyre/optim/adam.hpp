@@ -14,7 +14,7 @@
 
 #include <xtensor/xarray.hpp>
 
-#include "gyre/nn/module.hpp"
+#include "gyre/optim/parameter.hpp"
 
 namespace gyre::optim {
 
@@ -23,7 +23,7 @@ template <class T>
 class Adam {
  public:
   /// Throws DomainError for lr ≤ 0, β ∉ [0, 1), eps ≤ 0 or weight_decay < 0.
-  Adam(std::vector<nn::Parameter<T>*> parameters, T lr, T beta1 = T(0.9), T beta2 = T(0.999), T eps = T(1e-8),
+  Adam(std::vector<Parameter<T>*> parameters, T lr, T beta1 = T(0.9), T beta2 = T(0.999), T eps = T(1e-8),
        T weight_decay = 0);
 
   /// One update from the accumulated gradients; ShapeError if a gradient's shape is not its value's.
@@ -37,7 +37,7 @@ class Adam {
   [[nodiscard]] long steps() const noexcept { return t_; }
 
  private:
-  std::vector<nn::Parameter<T>*> parameters_;
+  std::vector<Parameter<T>*> parameters_;
   T lr_, beta1_, beta2_, eps_, weight_decay_;
   std::vector<xt::xarray<T>> m_, v_;
   long t_ = 0;

@@ -12,7 +12,7 @@
 
 #include <xtensor/xarray.hpp>
 
-#include "gyre/nn/module.hpp"
+#include "gyre/optim/parameter.hpp"
 
 namespace gyre::optim {
 
@@ -21,7 +21,7 @@ template <class T>
 class Sgd {
  public:
   /// Throws DomainError for lr ≤ 0, momentum < 0, weight_decay < 0, or Nesterov without momentum.
-  Sgd(std::vector<nn::Parameter<T>*> parameters, T lr, T momentum = 0, T weight_decay = 0, bool nesterov = false);
+  Sgd(std::vector<Parameter<T>*> parameters, T lr, T momentum = 0, T weight_decay = 0, bool nesterov = false);
 
   /// One update from the accumulated gradients; ShapeError if a gradient's shape is not its value's.
   void step();
@@ -32,7 +32,7 @@ class Sgd {
   [[nodiscard]] T lr() const noexcept { return lr_; }
 
  private:
-  std::vector<nn::Parameter<T>*> parameters_;
+  std::vector<Parameter<T>*> parameters_;
   T lr_, momentum_, weight_decay_;
   bool nesterov_;
   std::vector<xt::xarray<T>> buffers_;
