@@ -29,6 +29,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+#include "gyre/geometry/metric_gradient.hpp"
 #include "../spd/log_cholesky.hpp"
 #include "../stereographic/stereographic.hpp"
 
@@ -159,6 +160,18 @@ class Correlation {
     Tangent v = linalg::symmetric_part<T>(a);
     v.diagonal().setZero();
     return v;
+  }
+  /// The Riemannian gradient from the Euclidean gradient G = ∂f/∂C, by solving the metric on a
+  /// spanning set of T_C (geometry/metric_gradient.hpp): the product-of-balls metric has no short
+  /// closed form in C's coordinates. O(n⁶); meant for the small n of correlation matrices.
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& c, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point("Correlation::egrad_to_rgrad", c);
+      require_shape("Correlation::egrad_to_rgrad", "Euclidean gradient", g, n_, n_);
+      require_finite("Correlation::egrad_to_rgrad", "Euclidean gradient", g);
+    }
+    const ChecksOff inside;  // c and the spanning set are valid by construction
+    return riemannian_gradient_from_metric(*this, c, g);
   }
   [[nodiscard]] Point retract(const Point& c, const Tangent& v) const { return exp(c, v); }
   [[nodiscard]] Point random_point(Rng& rng) const {

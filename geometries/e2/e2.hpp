@@ -62,6 +62,10 @@ class E2 {
   /// The geodesic distance; +∞ between components.
   [[nodiscard]] T dist(const Point& x, const Point& y) const { return core_.dist("E2::dist", x, y); }
   [[nodiscard]] Tangent project(const Point& x, const Tangent& a) const { return core_.project("E2::project", x, a); }
+  /// The Riemannian gradient from the Euclidean gradient g (∂f/∂x entrywise).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& x, const Tangent& g) const {
+    return core_.egrad_to_rgrad("E2::egrad_to_rgrad", x, g);
+  }
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return core_.exp("E2::retract", x, v); }
   [[nodiscard]] Point random_point(Rng& rng) const { return core_.random_point(rng); }
   [[nodiscard]] Tangent random_tangent(const Point& x, Rng& rng) const {

@@ -202,6 +202,16 @@ class Grassmann {
     }
     return a - u * (u.transpose() * a);
   }
+  /// The Riemannian gradient from the Euclidean gradient g = ∂f/∂U of a basis-invariant f: the
+  /// metric is the ambient one on horizontal vectors, so it is g's horizontal part (I − UUᵀ)g.
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& u, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point("Grassmann::egrad_to_rgrad", u);
+      require_shape("Grassmann::egrad_to_rgrad", "Euclidean gradient", g, n_, p_);
+      require_finite("Grassmann::egrad_to_rgrad", "Euclidean gradient", g);
+    }
+    return g - u * (u.transpose() * g);
+  }
   /// The QR retraction: an orthonormal basis of U + Δ.
   [[nodiscard]] Point retract(const Point& u, const Tangent& delta) const {
     if (checks_enabled()) check_point_tangent("Grassmann::retract", u, delta);

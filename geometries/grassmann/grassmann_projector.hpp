@@ -77,6 +77,17 @@ class GrassmannProjector {
     const Matrix<T> ps = p * s;
     return ps + ps.transpose() - 2 * ps * p;
   }
+  /// The Riemannian gradient from the Euclidean gradient g = ∂f/∂P: the metric is ½·tr(AB), half
+  /// the ambient one, so it is twice the tangent part of sym(g).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point("GrassmannProjector::egrad_to_rgrad", p);
+      require_shape("GrassmannProjector::egrad_to_rgrad", "Euclidean gradient", g, n(), n());
+      require_finite("GrassmannProjector::egrad_to_rgrad", "Euclidean gradient", g);
+    }
+    const Matrix<T> ps = p * linalg::symmetric_part<T>(g);
+    return T(2) * (ps + ps.transpose() - 2 * ps * p);
+  }
   [[nodiscard]] Point retract(const Point& p, const Tangent& x) const { return exp(p, x); }
   [[nodiscard]] Point random_point(Rng& rng) const { return projector(bases_.random_point(rng)); }
   [[nodiscard]] Tangent random_tangent(const Point& p, Rng& rng) const {

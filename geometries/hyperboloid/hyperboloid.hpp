@@ -103,6 +103,19 @@ class Hyperboloid {
     }
     return a + minkowski_inner<T>(x, a) * x;
   }
+  /// The Riemannian gradient from the Euclidean gradient g of an extension of f to ℝⁿ⁺¹: the
+  /// metric is Minkowski's, so g is raised by J = diag(−1, 1, …, 1) (⟨Jg, w⟩_L = gᵀw) and then
+  /// projected onto T_x along x.
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& x, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point("Hyperboloid::egrad_to_rgrad", x);
+      require_size("Hyperboloid::egrad_to_rgrad", "Euclidean gradient", g, n_ + 1);
+      require_finite("Hyperboloid::egrad_to_rgrad", "Euclidean gradient", g);
+    }
+    Tangent raised = g;
+    raised(0) = -raised(0);
+    return raised + minkowski_inner<T>(x, raised) * x;
+  }
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return exp(x, v); }
 
   [[nodiscard]] Point random_point(Rng& rng) const {

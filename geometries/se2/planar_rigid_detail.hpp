@@ -149,6 +149,18 @@ class RigidMotions {
     return tangent_at(x, (omega(1, 0) - omega(0, 1)) / 2, translation(a));
   }
 
+  // The Riemannian gradient from the Euclidean gradient g (∂f/∂x entrywise): the metric halves the
+  // ambient product on the rotation block and keeps it on the translation, so the rotation part is
+  // twice its projection and the translation part is g's translation column.
+  Tangent egrad_to_rgrad(const char* function, const Point& x, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point(function, x);
+      require_finite(function, "Euclidean gradient", g);
+    }
+    const Matrix2<T> omega = rotation_block(x).transpose() * rotation_block(g);
+    return tangent_at(x, omega(1, 0) - omega(0, 1), translation(g));
+  }
+
   Point random_point(Rng& rng) const {
     const bool reflect = components_ == Components::kWithReflections && rng.uniform_int(0, 1) == 1;
     const T pi = boost::math::constants::pi<T>();

@@ -78,6 +78,10 @@ class SE2 {
   [[nodiscard]] T norm(const Point& x, const Tangent& v) const { return core_.norm("SE2::norm", x, v); }
   [[nodiscard]] T dist(const Point& x, const Point& y) const { return core_.dist("SE2::dist", x, y); }
   [[nodiscard]] Tangent project(const Point& x, const Tangent& a) const { return core_.project("SE2::project", x, a); }
+  /// The Riemannian gradient from the Euclidean gradient g (∂f/∂x entrywise).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& x, const Tangent& g) const {
+    return core_.egrad_to_rgrad("SE2::egrad_to_rgrad", x, g);
+  }
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return core_.exp("SE2::retract", x, v); }
   [[nodiscard]] Point random_point(Rng& rng) const { return core_.random_point(rng); }
   [[nodiscard]] Tangent random_tangent(const Point& x, Rng& rng) const {

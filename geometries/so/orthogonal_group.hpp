@@ -120,6 +120,17 @@ class OrthogonalGroup {
     return x * so_detail::skew<T>(x.transpose() * a);
   }
 
+  /// The Riemannian gradient from the Euclidean gradient g (∂f/∂x entrywise): the metric is
+  /// ½·tr(UᵀV), half the ambient one, so it is twice the tangent part of g.
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& x, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point(name("egrad_to_rgrad"), x);
+      require_shape(name("egrad_to_rgrad").c_str(), "Euclidean gradient", g, n_, n_);
+      require_finite(name("egrad_to_rgrad").c_str(), "Euclidean gradient", g);
+    }
+    return T(2) * x * so_detail::skew<T>(x.transpose() * g);
+  }
+
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const {
     if (checks_enabled()) check_tangent_at(name("retract"), x, v);
     const Eigen::HouseholderQR<Matrix<T>> qr(x + v);

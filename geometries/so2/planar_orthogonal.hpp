@@ -105,6 +105,17 @@ class PlanarOrthogonal {
     return x * generator((m(1, 0) - m(0, 1)) / 2);
   }
 
+  /// The Riemannian gradient from the Euclidean gradient g (∂f/∂x entrywise): the metric is
+  /// ½·tr(UᵀV), half the ambient one, so it is twice the tangent part of g.
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& x, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point(name("egrad_to_rgrad"), x);
+      require_finite(name("egrad_to_rgrad").c_str(), "Euclidean gradient", g);
+    }
+    const Point m = x.transpose() * g;
+    return x * generator(m(1, 0) - m(0, 1));
+  }
+
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return exp(x, v); }
 
   [[nodiscard]] Point random_point(Rng& rng) const {

@@ -95,6 +95,18 @@ class SpdAffineInvariant {
     return std::sqrt(std::max(T(0), static_cast<T>(ab_.alpha) * sum_sq + static_cast<T>(ab_.beta) * sum * sum));
   }
 
+  /// The Riemannian gradient from the Euclidean gradient G = ∂f/∂P: with S = sym(G), the solution
+  /// of α·tr(P⁻¹RP⁻¹W) + β·tr(P⁻¹R)·tr(P⁻¹W) = tr(SW) for all symmetric W, which is
+  /// (P·S·P − β·tr(SP)/(α + nβ)·P)/α; P·S·P for the usual metric (α = 1, β = 0).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    const Matrix<T> s = spd::project_to_symmetric("SpdAffineInvariant::egrad_to_rgrad", p, g, n_);
+    const T alpha = static_cast<T>(ab_.alpha);
+    const T beta = static_cast<T>(ab_.beta);
+    Matrix<T> r = p * s * p;
+    if (beta != 0) r -= (beta * s.cwiseProduct(p).sum() / (alpha + static_cast<T>(n_) * beta)) * p;
+    return linalg::symmetric_part<T>(r / alpha);
+  }
+
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const {
     return spd::project_to_symmetric("SpdAffineInvariant::project", p, a, n_);
   }

@@ -118,6 +118,14 @@ class SpdBuresWasserstein {
     return std::sqrt(std::max(T(0), (l * p * l).trace()));
   }
 
+  /// The Riemannian gradient from the Euclidean gradient G: the metric is ½·tr(L_P[U]·V) with
+  /// P·L + L·P = U, so R solves L_P[R] = 2·sym(G), i.e. R = 2(P·S + S·P) with S = sym(G).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    const Matrix<T> s = spd::project_to_symmetric("SpdBuresWasserstein::egrad_to_rgrad", p, g, n_);
+    const Matrix<T> ps = p * s;
+    return T(2) * (ps + ps.transpose());
+  }
+
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const {
     return spd::project_to_symmetric("SpdBuresWasserstein::project", p, a, n_);
   }

@@ -61,6 +61,11 @@ class SpdEuclidean {
     if (checks_enabled()) spd::check_two_points("SpdEuclidean::dist", p, q, n_);
     return (q - p).norm();
   }
+  /// The Riemannian gradient from the Euclidean gradient G: the metric is the ambient one on
+  /// symmetric matrices, so it is sym(G).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    return spd::project_to_symmetric("SpdEuclidean::egrad_to_rgrad", p, g, n_);
+  }
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const {
     return spd::project_to_symmetric("SpdEuclidean::project", p, a, n_);
   }

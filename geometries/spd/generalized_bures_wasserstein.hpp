@@ -46,6 +46,12 @@ class SpdGeneralizedBuresWasserstein {
   }
   [[nodiscard]] T norm(const Point& p, const Tangent& v) const { return bw_.norm(to_bw(p), to_bw(v)); }
   [[nodiscard]] T dist(const Point& p, const Point& q) const { return bw_.dist(to_bw(p), to_bw(q)); }
+  /// The Riemannian gradient from the Euclidean gradient G: the metric is BW's pulled back by the
+  /// congruence φ(A) = M^-½·A·M^-½, which is self-adjoint, so R = φ⁻¹(BW's gradient at φ(P) of φ⁻¹(G)).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    const Matrix<T> s = spd::project_to_symmetric("SpdGeneralizedBuresWasserstein::egrad_to_rgrad", p, g, n());
+    return from_bw(bw_.egrad_to_rgrad(to_bw(p), from_bw(s)));
+  }
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const { return bw_.project(p, a); }
   [[nodiscard]] Point retract(const Point& p, const Tangent& v) const { return exp(p, v); }
   [[nodiscard]] Point random_point(Rng& rng) const { return bw_.random_point(rng); }

@@ -136,6 +136,18 @@ class SpdLogCholesky {
     return std::sqrt(sum);
   }
 
+  /// The Riemannian gradient from the Euclidean gradient G: with P = LLᵀ the metric is
+  /// ⟨Φ(U), M·Φ(V)⟩, Φ(U) = L·(L⁻¹UL⁻ᵀ)_½ lower triangular and M weighting diagonal entries by
+  /// 1/L_jj². Φ⁻¹(K) = LKᵀ + KLᵀ has adjoint S ↦ 2·tril(SL), so Φ(R) = M⁻¹·2·tril(SL):
+  /// R = LKᵀ + KLᵀ with K = 2·tril(SL), its diagonal scaled by L_jj².
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    const Matrix<T> s = spd::project_to_symmetric("SpdLogCholesky::egrad_to_rgrad", p, g, n_);
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::egrad_to_rgrad", p);
+    Matrix<T> k = (T(2) * s * l).template triangularView<Eigen::Lower>();
+    for (Eigen::Index j = 0; j < l.rows(); ++j) k(j, j) *= l(j, j) * l(j, j);
+    return spd::spd_tangent<T>(l, k);
+  }
+
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const {
     return spd::project_to_symmetric("SpdLogCholesky::project", p, a, n_);
   }

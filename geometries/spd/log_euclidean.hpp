@@ -84,6 +84,19 @@ class SpdLogEuclidean {
     return std::sqrt(std::max(T(0), spd::alpha_beta_inner<T>(ab_, d, d)));
   }
 
+  /// The Riemannian gradient from the Euclidean gradient G = ∂f/∂P: the metric pulls α·tr(AB) +
+  /// β·tr(A)·tr(B) back through D = d log_P, which is self-adjoint with D(I) = P⁻¹, so R solves
+  /// α·D²R + β·tr(DR)·D(I) = sym(G): with T = D⁻¹(sym G), R = D⁻¹((T − β·tr(T)/(α + nβ)·I)/α).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    const Matrix<T> s = spd::project_to_symmetric("SpdLogEuclidean::egrad_to_rgrad", p, g, n_);
+    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
+    Matrix<T> t = linalg::inverse_frechet_derivative(e, linalg::Log{}, s);
+    const T alpha = static_cast<T>(ab_.alpha);
+    const T beta = static_cast<T>(ab_.beta);
+    if (beta != 0) t.diagonal().array() -= beta * t.trace() / (alpha + static_cast<T>(n_) * beta);
+    return linalg::inverse_frechet_derivative(e, linalg::Log{}, Matrix<T>(t / alpha));
+  }
+
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const {
     return spd::project_to_symmetric("SpdLogEuclidean::project", p, a, n_);
   }

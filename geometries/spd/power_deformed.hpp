@@ -78,6 +78,20 @@ class PowerDeformed {
     if (checks_enabled()) check_two_points("PowerDeformed::dist", p, q);
     return base_.dist(linalg::spd_power<T>(p, theta_), linalg::spd_power<T>(q, theta_)) / std::abs(static_cast<T>(theta_));
   }
+  /// The Riemannian gradient from the Euclidean gradient G: the metric is the base one at P^θ
+  /// pulled back by D = dφ_P (φ(P) = P^θ, self-adjoint) and divided by θ², so
+  /// R = D⁻¹(θ²·base gradient at P^θ of D⁻¹(sym G)).
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& p, const Tangent& g) const {
+    if (checks_enabled()) {
+      require_shape("PowerDeformed::egrad_to_rgrad", "Euclidean gradient", g, n(), n());
+      require_finite("PowerDeformed::egrad_to_rgrad", "Euclidean gradient", g);
+      check_point_tangent("PowerDeformed::egrad_to_rgrad", p, linalg::symmetric_part<T>(g));
+    }
+    const Mapped m = map(p);
+    const T theta = static_cast<T>(theta_);
+    const Matrix<T> pulled = linalg::inverse_frechet_derivative(m.eigen, power(), linalg::symmetric_part<T>(g));
+    return linalg::inverse_frechet_derivative(m.eigen, power(), Matrix<T>(theta * theta * base_.egrad_to_rgrad(m.power, pulled)));
+  }
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const { return base_.project(p, a); }
   [[nodiscard]] Point retract(const Point& p, const Tangent& v) const { return exp(p, v); }
   [[nodiscard]] Point random_point(Rng& rng) const { return base_.random_point(rng); }

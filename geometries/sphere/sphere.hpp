@@ -105,6 +105,17 @@ class Sphere {
     return a - x.dot(a) * x;
   }
 
+  /// The Riemannian gradient from the Euclidean gradient g of an extension of f to ℝⁿ⁺¹: the
+  /// round metric is the ambient one, so it is the tangent part of g.
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& x, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point("Sphere::egrad_to_rgrad", x);
+      require_size("Sphere::egrad_to_rgrad", "Euclidean gradient", g, x.size());
+      require_finite("Sphere::egrad_to_rgrad", "Euclidean gradient", g);
+    }
+    return g - x.dot(g) * x;
+  }
+
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const {
     if (checks_enabled()) check_tangent_at_point("Sphere::retract", x, v);
     const Point y = x + v;

@@ -160,6 +160,16 @@ class Stereographic {
     }
     return a;
   }
+  /// The Riemannian gradient from the Euclidean gradient g: the metric is conformal, λₓ²·⟨·,·⟩,
+  /// so it is g / λₓ².
+  [[nodiscard]] Tangent egrad_to_rgrad(const Point& x, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::egrad_to_rgrad", x);
+      check_vector("Stereographic::egrad_to_rgrad", "Euclidean gradient", g);
+    }
+    const T l = conformal_factor(x);
+    return g / (l * l);
+  }
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const { return exp(x, v); }
 
   [[nodiscard]] Point random_point(Rng& rng) const {

@@ -35,6 +35,7 @@
 #include "gyre/geometry/frechet_mean.hpp"
 #include "gyre/geometry/frechet_variance.hpp"
 #include "gyre/geometry/geodesic.hpp"
+#include "gyre/geometry/metric_gradient.hpp"
 
 // check
 #include "gyre/check/equivariance.hpp"
@@ -75,6 +76,7 @@
 
 // optim
 #include "gyre/optim/adam.hpp"
+#include "gyre/optim/manifold_update.hpp"
 #include "gyre/optim/parameter.hpp"
 #include "gyre/optim/sgd.hpp"
 

@@ -28,6 +28,9 @@ double AnyManifold::norm(const DynMatrix& x, const DynMatrix& v) const { return 
 double AnyManifold::dist(const DynMatrix& x, const DynMatrix& y) const { return self_->dist(x, y); }
 DynMatrix AnyManifold::project(const DynMatrix& x, const DynMatrix& v) const { return self_->project(x, v); }
 DynMatrix AnyManifold::retract(const DynMatrix& x, const DynMatrix& v) const { return self_->retract(x, v); }
+DynMatrix AnyManifold::egrad_to_rgrad(const DynMatrix& x, const DynMatrix& g) const {
+  return self_->egrad_to_rgrad(x, g);
+}
 DynMatrix AnyManifold::mean(const std::vector<DynMatrix>& points) const { return self_->mean(points); }
 DynMatrix AnyManifold::random_point(Rng& rng) const { return self_->random_point(rng); }
 DynMatrix AnyManifold::random_tangent(const DynMatrix& x, Rng& rng) const { return self_->random_tangent(x, rng); }

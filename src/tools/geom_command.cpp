@@ -43,6 +43,10 @@ const std::map<std::string, Op>& ops() {
        {2, [](const Request& r) { return encode_point(r.space.project(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
       {"retract",
        {2, [](const Request& r) { return encode_point(r.space.retract(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+      {"egrad_to_rgrad",
+       {2, [](const Request& r) {
+          return encode_point(r.space.egrad_to_rgrad(r.arg(0), r.arg(1)), r.space.point_encoding());
+        }}},
       {"check_point",
        {1, [](const Request& r) {
           r.space.check_point(r.arg(0));

@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "  help                             this text\n"
     "\n"
     "geom request: {\"space\": NAME, \"params\": {...}, \"op\": OP, \"args\": [...]}\n"
-    "  ops: exp log transport inner norm dist project retract check_point mean\n"
+    "  ops: exp log transport inner norm dist project retract egrad_to_rgrad check_point mean\n"
     "       identity compose inverse act algebra_exp algebra_log (groups)\n"
     "  `gyre geom --list` prints the spaces and their parameters.\n"
     "\n"

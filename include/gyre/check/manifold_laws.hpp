@@ -27,6 +27,8 @@ inline const char* const kTransportIsometry = "transport keeps ⟨u, w⟩";
 inline const char* const kTransportVelocity = "transport(x, y, log(x, y)) = −log(y, x)";
 inline const char* const kRetractOnManifold = "retract(x, v) is a point";
 inline const char* const kProjectIdempotent = "project(x, v) = v on T_x";
+inline const char* const kRgradTangent = "egrad_to_rgrad(x, G) lies in T_x";
+inline const char* const kRgradRepresents = "⟨egrad_to_rgrad(x, G), w⟩ₓ = ⟨G, w⟩";
 }  // namespace law
 
 /// Options of the law check.
@@ -130,6 +132,17 @@ LawReport manifold_laws(const M& m, const std::vector<std::uint64_t>& seeds, Man
       report.record(law, 0.0, seed);
       law = law::kProjectIdempotent;
       report.record(law, detail::relative_gap(m.project(x, u), u), seed);
+
+      // The Riemannian gradient represents the differential: for a Euclidean gradient G (any
+      // ambient array), ⟨R, w⟩ₓ = ⟨G, w⟩_F on every tangent w. Scaled by ‖R‖ₓ·‖w‖ₓ, the size of
+      // the products whose rounding the inner product carries.
+      law = law::kRgradTangent;
+      const typename M::Tangent g = rng.normal_matrix<typename M::Scalar>(u.rows(), u.cols());
+      const auto r = m.egrad_to_rgrad(x, g);
+      report.record(law, detail::relative_gap(m.project(x, r), r), seed);
+      law = law::kRgradRepresents;
+      const double rgrad_scale = std::max(1.0, static_cast<double>(m.norm(x, r) * m.norm(x, w)));
+      report.record(law, std::abs(static_cast<double>(m.inner(x, r, w) - g.cwiseProduct(w).sum())) / rgrad_scale, seed);
     } catch (const std::exception& error) {
       report.fail(law, seed, error.what());
     }

@@ -33,6 +33,13 @@
 //    project(x, a)              the orthogonal projection of an ambient a onto T_x.
 //    retract(x, v)              a first-order retraction, cheaper than exp where one exists (exp
 //                               otherwise); the result is on the manifold.
+//    egrad_to_rgrad(x, G)       the Riemannian gradient of f at x from the Euclidean gradient G of
+//                               an extension of f to the ambient space (G = ∂f/∂x entrywise, what
+//                               a backward pass computes): the R ∈ T_x with ⟨R, W⟩ₓ = ⟨G, W⟩_F for
+//                               every W ∈ T_x. The tangent part of G on the sphere, Stiefel and the
+//                               Grassmannian; P·sym(G)·P for SPD under the affine-invariant metric.
+//                               geometry/metric_gradient.hpp solves it from the metric for any
+//                               geometry (the reference its closed form is tested against).
 //    random_point(rng)          a random point; for compact spaces and groups the uniform (Haar)
 //                               distribution, otherwise the documented one.
 //    random_tangent(x, rng)     a standard Gaussian vector of T_x (in an orthonormal basis).
@@ -45,6 +52,7 @@
 //    dist(x, y) = ‖log(x, y)‖ₓ = dist(y, x)
 //    transport(x, y, ·) maps T_x into T_y and keeps ⟨·,·⟩ (an isometry)
 //    transport(x, y, log(x, y)) = −log(y, x)   (the geodesic's velocity is parallel)
+//    egrad_to_rgrad(x, G) ∈ T_x and ⟨egrad_to_rgrad(x, G), w⟩ₓ = ⟨G, w⟩_F for tangent w
 //  Errors: every operation validates its inputs with check_point / check_tangent unless a
 //  gyre::ChecksOff is alive; a result that would be undefined throws DomainError, never NaN.
 //
@@ -130,6 +138,8 @@ struct is_manifold<
                                                       detail::arg<detail::tangent_t<M>>())),
                    decltype(detail::cref<M>().retract(detail::arg<detail::point_t<M>>(),
                                                       detail::arg<detail::tangent_t<M>>())),
+                   decltype(detail::cref<M>().egrad_to_rgrad(detail::arg<detail::point_t<M>>(),
+                                                             detail::arg<detail::tangent_t<M>>())),
                    decltype(detail::cref<M>().random_point(std::declval<Rng&>())),
                    decltype(detail::cref<M>().random_tangent(detail::arg<detail::point_t<M>>(),
                                                              std::declval<Rng&>())),

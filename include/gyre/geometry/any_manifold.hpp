@@ -62,6 +62,8 @@ class AnyManifold {
   [[nodiscard]] double dist(const DynMatrix& x, const DynMatrix& y) const;
   [[nodiscard]] DynMatrix project(const DynMatrix& x, const DynMatrix& v) const;
   [[nodiscard]] DynMatrix retract(const DynMatrix& x, const DynMatrix& v) const;
+  /// The Riemannian gradient at x from the Euclidean gradient g (core/manifold.hpp).
+  [[nodiscard]] DynMatrix egrad_to_rgrad(const DynMatrix& x, const DynMatrix& g) const;
   [[nodiscard]] DynMatrix mean(const std::vector<DynMatrix>& points) const;
   [[nodiscard]] DynMatrix random_point(Rng& rng) const;
   [[nodiscard]] DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const;

@@ -37,6 +37,7 @@ struct AnyManifold::Concept {
   virtual double dist(const DynMatrix& x, const DynMatrix& y) const = 0;
   virtual DynMatrix project(const DynMatrix& x, const DynMatrix& v) const = 0;
   virtual DynMatrix retract(const DynMatrix& x, const DynMatrix& v) const = 0;
+  virtual DynMatrix egrad_to_rgrad(const DynMatrix& x, const DynMatrix& g) const = 0;
   virtual DynMatrix mean(const std::vector<DynMatrix>& points) const = 0;
   virtual DynMatrix random_point(Rng& rng) const = 0;
   virtual DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const = 0;
@@ -129,6 +130,9 @@ class ManifoldModel final : public AnyManifold::Concept {
   }
   DynMatrix retract(const DynMatrix& x, const DynMatrix& v) const override {
     return space_.retract(point(x), tangent(v));
+  }
+  DynMatrix egrad_to_rgrad(const DynMatrix& x, const DynMatrix& g) const override {
+    return space_.egrad_to_rgrad(point(x), tangent(g));
   }
   DynMatrix mean(const std::vector<DynMatrix>& points) const override {
     std::vector<Point> converted;
@@ -245,6 +249,7 @@ class FiniteGroupModel final : public AnyManifold::Concept {
   double dist(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("dist"); }
   DynMatrix project(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("project"); }
   DynMatrix retract(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("retract"); }
+  DynMatrix egrad_to_rgrad(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("egrad_to_rgrad"); }
   DynMatrix mean(const std::vector<DynMatrix>&) const override { throw not_a_manifold("mean"); }
   DynMatrix random_point(Rng& rng) const override {
     const auto elements = group_.elements();
@@ -319,6 +324,7 @@ class MatrixGroupModel final : public AnyManifold::Concept {
   double dist(const DynMatrix&, const DynMatrix&) const override { throw no_metric("dist"); }
   DynMatrix project(const DynMatrix&, const DynMatrix&) const override { throw no_metric("project"); }
   DynMatrix retract(const DynMatrix&, const DynMatrix&) const override { throw no_metric("retract"); }
+  DynMatrix egrad_to_rgrad(const DynMatrix&, const DynMatrix&) const override { throw no_metric("egrad_to_rgrad"); }
   DynMatrix mean(const std::vector<DynMatrix>&) const override { throw no_metric("mean"); }
   DynMatrix random_point(Rng& rng) const override { return group_.random_point(rng); }
   DynMatrix random_tangent(const DynMatrix&, Rng&) const override { throw no_metric("random_tangent"); }

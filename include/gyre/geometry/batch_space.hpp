@@ -91,13 +91,6 @@ class BatchSpace {
 
 namespace batch_space_detail {
 
-template <class M, class = void>
-struct has_egrad_to_rgrad : std::false_type {};
-template <class M>
-struct has_egrad_to_rgrad<M, std::void_t<decltype(std::declval<const M&>().egrad_to_rgrad(
-                                 std::declval<const typename M::Point&>(), std::declval<const typename M::Tangent&>()))>>
-    : std::true_type {};
-
 // Eigen forbids RowMajor column vectors; a vector's layout is the same either way.
 template <class Object>
 using RowMajorOf = std::conditional_t<
@@ -139,12 +132,8 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
                          [&](const Point& p, const Tangent& b) { return space_.project(p, b); });
   }
   [[nodiscard]] Array egrad_to_rgrad(const Array& x, const Array& g) const override {
-    if constexpr (batch_space_detail::has_egrad_to_rgrad<M>::value) {
-      return map2<Tangent>("BatchSpace::egrad_to_rgrad", x, g,
-                           [&](const Point& p, const Tangent& b) { return space_.egrad_to_rgrad(p, b); });
-    } else {
-      throw DomainError("BatchSpace::egrad_to_rgrad", "the space has no Riemannian gradient conversion", this->name());
-    }
+    return map2<Tangent>("BatchSpace::egrad_to_rgrad", x, g,
+                         [&](const Point& p, const Tangent& b) { return space_.egrad_to_rgrad(p, b); });
   }
   [[nodiscard]] Array transport(const Array& x, const Array& y, const Array& v) const override {
     const std::size_t n = this->item_count("BatchSpace::transport", x);
