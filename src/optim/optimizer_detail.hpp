@@ -1,5 +1,5 @@
 #pragma once
-// What SGD and Adam share: the gradient-shape check and zero_grad.
+// What SGD and Adam share: the parameter and gradient-shape checks and zero_grad.
 
 #include <algorithm>
 #include <string>
@@ -15,6 +15,14 @@ void require_gradient_shape(const char* where, const Parameter<T>& p) {
   if (p.grad.shape() != p.value.shape()) {
     throw ShapeError(where, "gradient shape must equal the value's shape (" + std::to_string(p.value.size()) + " entries)",
                      p.name);
+  }
+}
+
+// Every pointer must be a parameter; a null one would crash at the first step.
+template <class T>
+void require_parameters(const char* where, const std::vector<Parameter<T>*>& parameters) {
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    if (parameters[i] == nullptr) throw DomainError(where, "parameter pointers must not be null (index)", i);
   }
 }
 
