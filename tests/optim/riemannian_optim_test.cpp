@@ -379,7 +379,7 @@ TEST_CASE("Riemannian optimizers: iterates stay on the manifold over 10⁴ steps
   }
 }
 
-TEST_CASE("Riemannian optimizers: exp steps and a batch of points; bad settings and null parameters are errors") {
+TEST_CASE("Riemannian optimizers: exp steps, a batch of points, bad settings and null parameters") {
   // A (2, 4) array holds two points of S³; each moves on its own and keeps unit norm.
   const auto sphere = gyre::make_batch_space(gyre::Sphere<double>(3), "S^3");
   gyre::Rng rng(3);
