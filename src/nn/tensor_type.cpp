@@ -20,6 +20,10 @@ ManifoldFiber::ManifoldFiber(std::shared_ptr<const BatchSpace<float>> space_f,
 TensorType::TensorType(Base base, Fiber fiber) : base_(base), fiber_(std::move(fiber)) {
   if (const auto* e = std::get_if<EuclideanFiber>(&fiber_); e && !(e->channels >= 1)) {
     throw ShapeError("TensorType", "channel count must be >= 1", e->channels);
+  } else if (e) {
+    for (std::size_t extent : e->item_shape) {
+      if (extent == 0) throw ShapeError("TensorType", "Euclidean item axes must be >= 1", describe());
+    }
   }
 }
 
@@ -55,6 +59,7 @@ std::size_t TensorType::base_rank() const noexcept {
 
 std::vector<std::size_t> TensorType::item_shape() const {
   if (const auto* m = std::get_if<ManifoldFiber>(&fiber_)) return m->item_shape();
+  if (const auto* e = std::get_if<EuclideanFiber>(&fiber_)) return e->item_shape;
   return {};
 }
 
@@ -83,7 +88,10 @@ std::string TensorType::describe() const {
   } else if (const auto* m = std::get_if<ManifoldFiber>(&fiber_)) {
     fiber = m->name() + "[" + std::to_string(m->channels()) + "]";
   } else {
-    fiber = "ℝ[" + std::to_string(std::get<EuclideanFiber>(fiber_).channels) + "]";
+    const EuclideanFiber& e = std::get<EuclideanFiber>(fiber_);
+    std::string shape;
+    for (std::size_t k = 0; k < e.item_shape.size(); ++k) shape += (k ? "×" : "^(") + std::to_string(e.item_shape[k]);
+    fiber = "ℝ" + (shape.empty() ? "" : shape + ")") + "[" + std::to_string(e.channels) + "]";
   }
   return base + " × " + fiber;
 }

@@ -8,7 +8,8 @@
 //                           (today's steerable feature maps: grid × fields, data (B, C, H, W))
 //           ManifoldFiber   C channels of points of a manifold, item axes = the space's point shape,
 //                           e.g. (B, C, n, n) SPD matrices or (B, C, n, p) orthonormal bases
-//           EuclideanFiber  C plain real features, no item axes
+//           EuclideanFiber  C plain real features: scalars (no item axes) or arrays of a fixed shape,
+//                           e.g. (B, C, n, n) matrix logarithms of SPD features (SPDNet's LogEig)
 //
 // Layers declare the types they accept and return and check every input against them
 // (require_type); two types are equal when base and fiber are.
@@ -26,10 +27,13 @@ namespace gyre::nn {
 /// Where features sit (see the header comment).
 enum class Base { kNone, kGrid, kPoints };
 
-/// C plain real features.
+/// C plain real features, each a scalar (empty item shape) or an array of item_shape.
 struct EuclideanFiber {
   int channels = 0;
-  friend bool operator==(const EuclideanFiber& a, const EuclideanFiber& b) { return a.channels == b.channels; }
+  std::vector<std::size_t> item_shape = {};
+  friend bool operator==(const EuclideanFiber& a, const EuclideanFiber& b) {
+    return a.channels == b.channels && a.item_shape == b.item_shape;
+  }
 };
 
 /// C channels of points of one manifold, which travels with the type for float and double arrays.
@@ -97,11 +101,11 @@ class TensorType {
   [[nodiscard]] int channels() const;
   /// The number of base axes: 0 (none), 2 (grid), 1 (points).
   [[nodiscard]] std::size_t base_rank() const noexcept;
-  /// The item axes of the fiber (empty for fields and Euclidean features).
+  /// The item axes of the fiber (empty for fields and scalar Euclidean features).
   [[nodiscard]] std::vector<std::size_t> item_shape() const;
   /// Throws ShapeError naming `where` unless `shape` is (B, C, base axes…, item axes…) of this type.
   void check_shape(const char* where, const std::vector<std::size_t>& shape) const;
-  /// "grid × C8[16×regular]", "none × SPD(3)[4]", "points × ℝ[10]".
+  /// "grid × C8[16×regular]", "none × SPD(3)[4]", "points × ℝ[10]", "none × ℝ^(3×3)[4]".
   [[nodiscard]] std::string describe() const;
 
   friend bool operator==(const TensorType& a, const TensorType& b) { return a.base_ == b.base_ && a.fiber_ == b.fiber_; }

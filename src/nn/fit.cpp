@@ -1,0 +1,120 @@
+#include "gyre/nn/fit.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+
+#include <xtensor/xtensor.hpp>
+
+#include "gyre/core/error.hpp"
+#include "gyre/nn/cross_entropy.hpp"
+#include "gyre/optim/adam.hpp"
+
+namespace gyre::nn {
+
+namespace {
+
+/// Samples order[begin..end) of (N, …) as a new (end − begin, …) array.
+xt::xarray<float> take(const xt::xarray<float>& inputs, const std::vector<std::size_t>& order, std::size_t begin, std::size_t end) {
+  std::vector<std::size_t> shape(inputs.shape().begin(), inputs.shape().end());
+  const std::size_t sample = inputs.size() / shape[0];
+  shape[0] = end - begin;
+  xt::xarray<float> batch = xt::xarray<float>::from_shape(shape);
+  for (std::size_t i = begin; i < end; ++i) {
+    std::copy_n(inputs.data() + order[i] * sample, sample, batch.data() + (i - begin) * sample);
+  }
+  return batch;
+}
+
+xt::xtensor<float, 2> logits_of(const char* where, const GeometricTensor<float>& output, std::size_t batch) {
+  if (output.data.dimension() != 2 || output.data.shape()[0] != batch) {
+    throw ShapeError(where, "the network must output logits none × ℝ[K], data (N, K)", output.type.describe());
+  }
+  return xt::xtensor<float, 2>(output.data);
+}
+
+void check_sizes(const char* where, const xt::xarray<float>& inputs, const std::vector<int>& labels, int batch_size) {
+  if (inputs.dimension() == 0 || labels.size() != inputs.shape()[0]) {
+    throw ShapeError(where, "one label per sample " + std::to_string(inputs.dimension() ? inputs.shape()[0] : 0), labels.size());
+  }
+  if (labels.empty()) throw ShapeError(where, "needs at least one sample", 0);
+  if (!(batch_size >= 1)) throw DomainError(where, "batch size must be >= 1", batch_size);
+}
+
+}  // namespace
+
+std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>& inputs, const std::vector<int>& labels,
+                                     const FitOptions& options, const FitProgress& progress,
+                                     const std::function<void(int)>& after_epoch) {
+  const char* const where = "fit_classifier";
+  check_sizes(where, inputs, labels, options.batch_size);
+  optim::Adam<float> adam(net.parameters(), options.learning_rate);
+  std::mt19937_64 engine(options.seed);
+  std::vector<std::size_t> order(labels.size());
+  std::iota(order.begin(), order.end(), 0);
+  const std::size_t total = static_cast<std::size_t>(options.epochs) * order.size();
+  const auto batch_size = static_cast<std::size_t>(options.batch_size);
+  std::size_t done = 0;
+  std::vector<FitEpoch> epochs;
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    net.train(true);
+    const auto start = std::chrono::steady_clock::now();
+    std::shuffle(order.begin(), order.end(), engine);
+    double loss_sum = 0;
+    std::size_t correct = 0;
+    std::size_t seen = 0;
+    for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
+      const std::size_t end = std::min(order.size(), begin + batch_size);
+      std::vector<int> batch_labels;
+      for (std::size_t i = begin; i < end; ++i) batch_labels.push_back(labels[order[i]]);
+      adam.zero_grad();
+      const GeometricTensor<float> output = net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end)));
+      const CrossEntropy<float> ce = cross_entropy(logits_of(where, output, end - begin), batch_labels);
+      static_cast<void>(net.backward(GeometricTensor<float>(output.type, xt::xarray<float>(ce.grad))));
+      adam.step();
+      for (const Parameter<float>* p : net.parameters()) {
+        for (float v : p->value) {
+          if (!std::isfinite(v)) throw ConvergenceError(where, "parameter " + p->name + " became non-finite at sample", done);
+        }
+      }
+      loss_sum += static_cast<double>(ce.loss) * static_cast<double>(end - begin);
+      correct += ce.correct;
+      seen += end - begin;
+      done += end - begin;
+      if (progress) progress(done, total, loss_sum / static_cast<double>(seen), static_cast<double>(correct) / static_cast<double>(seen));
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    epochs.push_back({loss_sum / static_cast<double>(seen), static_cast<double>(correct) / static_cast<double>(seen), seconds});
+    if (after_epoch) after_epoch(epoch);
+  }
+  net.eval();
+  return epochs;
+}
+
+double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs, const std::vector<int>& labels, int batch_size) {
+  const char* const where = "classifier_accuracy";
+  check_sizes(where, inputs, labels, batch_size);
+  net.eval();
+  const NoGrad inference;
+  std::vector<std::size_t> order(labels.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::size_t correct = 0;
+  for (std::size_t begin = 0; begin < order.size(); begin += static_cast<std::size_t>(batch_size)) {
+    const std::size_t end = std::min(order.size(), begin + static_cast<std::size_t>(batch_size));
+    const xt::xtensor<float, 2> logits =
+        logits_of(where, net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end))), end - begin);
+    for (std::size_t i = 0; i < end - begin; ++i) {
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < logits.shape(1); ++k) {
+        if (logits(i, k) > logits(i, best)) best = k;
+      }
+      correct += static_cast<int>(best) == labels[begin + i] ? 1 : 0;
+    }
+  }
+  return static_cast<double>(correct) / static_cast<double>(labels.size());
+}
+
+}  // namespace gyre::nn

@@ -1,0 +1,149 @@
+#include "gyre/nn/linear.hpp"
+
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+#include "gyre/core/error.hpp"
+#include "gyre/core/rng.hpp"
+
+namespace gyre::nn {
+
+namespace {
+
+TensorType scalars(int channels) { return TensorType(Base::kNone, EuclideanFiber{channels}); }
+
+template <class T>
+xt::xarray<T> uniform(const std::vector<std::size_t>& shape, T bound, Rng& rng) {
+  xt::xarray<T> values = xt::xarray<T>::from_shape(shape);
+  for (T& v : values) v = rng.uniform<T>(-bound, bound);
+  return values;
+}
+
+}  // namespace
+
+template <class T>
+Linear<T>::Linear(int in, int out, bool bias, std::uint64_t seed)
+    : in_type_(scalars(in)), out_type_(scalars(out)) {
+  Rng rng(seed);
+  const T bound = T(1) / std::sqrt(static_cast<T>(in));
+  const auto rows = static_cast<std::size_t>(out);
+  const auto cols = static_cast<std::size_t>(in);
+  weight_ = Parameter<T>("Linear.weight", uniform<T>({rows, cols}, bound, rng));
+  if (bias) bias_.emplace("Linear.bias", uniform<T>({rows}, bound, rng));
+}
+
+template <class T>
+GeometricTensor<T> Linear<T>::forward(const GeometricTensor<T>& input) {
+  require_type("Linear::forward", in_type_, input.type);
+  const std::size_t batch = input.batch();
+  const std::size_t in = input.data.shape()[1];
+  const std::size_t out = weight_.value.shape()[0];
+  xt::xarray<T> y = xt::zeros<T>({batch, out});
+  const T* x = input.data.data();
+  const T* w = weight_.value.data();
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t o = 0; o < out; ++o) {
+      T sum = bias_ ? bias_->value(o) : T(0);
+      for (std::size_t i = 0; i < in; ++i) sum += w[o * in + i] * x[b * in + i];
+      y(b, o) = sum;
+    }
+  }
+  inputs_.push(input.data);
+  return GeometricTensor<T>(out_type_, std::move(y));
+}
+
+template <class T>
+GeometricTensor<T> Linear<T>::backward(const GeometricTensor<T>& grad_output) {
+  require_type("Linear::backward", out_type_, grad_output.type);
+  const xt::xarray<T>& x = inputs_.top("Linear::backward", describe());
+  const std::size_t batch = x.shape()[0];
+  if (grad_output.batch() != batch) {
+    throw ShapeError("Linear::backward", "grad_output must have the forward's batch size " + std::to_string(batch),
+                     grad_output.batch());
+  }
+  const std::size_t in = x.shape()[1];
+  const std::size_t out = weight_.value.shape()[0];
+  const T* g = grad_output.data.data();
+  const T* w = weight_.value.data();
+  xt::xarray<T> grad_x = xt::zeros<T>({batch, in});
+  T* gw = weight_.grad.data();
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t o = 0; o < out; ++o) {
+      const T go = g[b * out + o];
+      if (bias_) bias_->grad(o) += go;
+      for (std::size_t i = 0; i < in; ++i) {
+        gw[o * in + i] += go * x(b, i);
+        grad_x(b, i) += go * w[o * in + i];
+      }
+    }
+  }
+  inputs_.drop();
+  return GeometricTensor<T>(in_type_, std::move(grad_x));
+}
+
+template <class T>
+std::vector<Parameter<T>*> Linear<T>::parameters() {
+  std::vector<Parameter<T>*> params{&weight_};
+  if (bias_) params.push_back(&*bias_);
+  return params;
+}
+
+template <class T>
+std::string Linear<T>::describe() const {
+  return "Linear(" + std::to_string(in_type_.channels()) + " → " + std::to_string(out_type_.channels()) +
+         (bias_ ? "" : ", no bias") + ")";
+}
+
+namespace {
+
+TensorType flattened(const TensorType& in) {
+  if (in.base() != Base::kNone || !in.is_euclidean()) {
+    throw ShapeError("Flatten", "needs Euclidean features without a base (none × ℝ^(shape)[C])", in.describe());
+  }
+  const std::vector<std::size_t> item = in.item_shape();
+  const std::size_t size = std::accumulate(item.begin(), item.end(), std::size_t{1}, std::multiplies<>());
+  return scalars(static_cast<int>(static_cast<std::size_t>(in.channels()) * size));
+}
+
+}  // namespace
+
+template <class T>
+Flatten<T>::Flatten(TensorType in) : in_type_(std::move(in)), out_type_(flattened(in_type_)) {}
+
+template <class T>
+GeometricTensor<T> Flatten<T>::forward(const GeometricTensor<T>& input) {
+  require_type("Flatten::forward", in_type_, input.type);
+  xt::xarray<T> flat = input.data;
+  flat.reshape({input.batch(), static_cast<std::size_t>(out_type_.channels())});
+  batch_sizes_.push(input.batch());
+  return GeometricTensor<T>(out_type_, std::move(flat));
+}
+
+template <class T>
+GeometricTensor<T> Flatten<T>::backward(const GeometricTensor<T>& grad_output) {
+  require_type("Flatten::backward", out_type_, grad_output.type);
+  const std::size_t batch = batch_sizes_.top("Flatten::backward", describe());
+  if (grad_output.batch() != batch) {
+    throw ShapeError("Flatten::backward", "grad_output must have the forward's batch size " + std::to_string(batch),
+                     grad_output.batch());
+  }
+  std::vector<std::size_t> shape{batch, static_cast<std::size_t>(in_type_.channels())};
+  for (std::size_t extent : in_type_.item_shape()) shape.push_back(extent);
+  xt::xarray<T> grad = grad_output.data;
+  grad.reshape(shape);
+  batch_sizes_.drop();
+  return GeometricTensor<T>(in_type_, std::move(grad));
+}
+
+template <class T>
+std::string Flatten<T>::describe() const {
+  return "Flatten(" + in_type_.describe() + " → " + out_type_.describe() + ")";
+}
+
+template class Linear<float>;
+template class Linear<double>;
+template class Flatten<float>;
+template class Flatten<double>;
+
+}  // namespace gyre::nn
