@@ -159,6 +159,32 @@ TEST_CASE("symmetric functions: divided differences keep full accuracy for close
   CHECK(gyre::linalg::Power{2.5}.divided(3.0, 3.0) == doctest::Approx(2.5 * std::pow(3.0, 1.5)).epsilon(1e-15));
 }
 
+TEST_CASE("symmetric functions: Exp's divided difference stays finite while e^max is") {
+  // e^50 ≈ 5.2e21 is a float, e^100 is not; (e^50 − e^−50)/100 must not pass through e^100.
+  const float far = gyre::linalg::Exp{}.divided(50.0f, -50.0f);
+  const long double exact = (expl(50.0L) - expl(-50.0L)) / 100.0L;
+  // exp and expm1 are each within an ulp or two, and two more roundings: 8 ulps of float.
+  CHECK(std::abs(far - static_cast<float>(exact)) <= 8 * std::numeric_limits<float>::epsilon() * static_cast<float>(exact));
+  CHECK(gyre::linalg::Exp{}.divided(30.0, 0.0) ==
+        doctest::Approx(static_cast<double>(expm1l(30.0L) / 30.0L)).epsilon(4 * std::numeric_limits<double>::epsilon()));
+}
+
+TEST_CASE("symmetric functions: Rectify's divided differences and its convention at the kink") {
+  const gyre::linalg::Rectify rectify{0.5};
+  CHECK(rectify.value(0.25) == 0.5);
+  CHECK(rectify.value(2.0) == 2.0);
+  CHECK(rectify.divided(0.5, 0.5) == 0.0);  // f′(ε) := 0, the subgradient SPDNet's code takes
+  CHECK(rectify.divided(std::nextafter(0.5, 1.0), std::nextafter(0.5, 1.0)) == 1.0);
+  CHECK(rectify.divided(0.1, 0.3) == 0.0);  // both clamped
+  CHECK(rectify.divided(1.0, 3.0) == 1.0);  // both kept
+  CHECK(rectify.divided(0.25, 1.5) == 1.0 / 1.25);  // (1.5 − 0.5)/(1.5 − 0.25), exact in binary
+  // Straddling pairs closer than any finite difference: still the exact quotient, in [0, 1].
+  const double below = std::nextafter(0.5, 0.0);
+  const double above = std::nextafter(0.5, 1.0);
+  CHECK(rectify.divided(below, above) == doctest::Approx((above - 0.5) / (above - below)).epsilon(1e-16));
+  CHECK(rectify.divided(above, below) == rectify.divided(below, above));
+}
+
 TEST_CASE("symmetric functions: non-positive-definite input is named") {
   Matrix<double> p = Matrix<double>::Identity(3, 3);
   p(2, 2) = -0.25;

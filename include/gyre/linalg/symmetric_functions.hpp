@@ -52,9 +52,13 @@ template <class T>
 }
 
 // ── Spectral functions: value f(x) and divided difference f[a, b] ─────────────────────────────
+//  Each also names itself (kName, for messages) and says whether its domain is (0, ∞)
+//  (kPositiveDomain: the batched kernels reject a matrix with an eigenvalue ≤ 0 for these).
 
 /// log on (0, ∞).
 struct Log {
+  static constexpr const char* kName = "Log";
+  static constexpr bool kPositiveDomain = true;
   template <class T>
   T value(T x) const { return std::log(x); }
   template <class T>
@@ -68,19 +72,26 @@ struct Log {
 
 /// exp on ℝ.
 struct Exp {
+  static constexpr const char* kName = "Exp";
+  static constexpr bool kPositiveDomain = false;
   template <class T>
   T value(T x) const { return std::exp(x); }
   template <class T>
   T divided(T a, T b) const {
     if (a == b) return std::exp(a);
-    const T lo = std::min(a, b);
-    const T d = std::max(a, b) - lo;
-    return std::exp(lo) * (std::expm1(d) / d);
+    const T hi = std::max(a, b);
+    const T d = hi - std::min(a, b);
+    // (eᵃ − eᵇ)/(a − b) = e^hi·(1 − e^−d)/d, the bracket as −expm1(−d): no cancellation as d → 0,
+    // and no overflow while e^hi is finite (e^lo·expm1(d) overflows once d alone passes ~709,
+    // or ~88 in float, as with eigenvalues −50 and 50).
+    return std::exp(hi) * (-std::expm1(-d) / d);
   }
 };
 
 /// x^p on (0, ∞) for any real p.
 struct Power {
+  static constexpr const char* kName = "Power";
+  static constexpr bool kPositiveDomain = true;
   double p;
   template <class T>
   T value(T x) const { return std::pow(x, static_cast<T>(p)); }
@@ -97,6 +108,8 @@ struct Power {
 
 /// √x on (0, ∞); √[a, b] = 1/(√a + √b) exactly.
 struct Sqrt {
+  static constexpr const char* kName = "Sqrt";
+  static constexpr bool kPositiveDomain = true;
   template <class T>
   T value(T x) const { return std::sqrt(x); }
   template <class T>
@@ -105,6 +118,8 @@ struct Sqrt {
 
 /// 1/√x on (0, ∞); (1/√)[a, b] = −1/(√a·√b·(√a + √b)).
 struct InverseSqrt {
+  static constexpr const char* kName = "InverseSqrt";
+  static constexpr bool kPositiveDomain = true;
   template <class T>
   T value(T x) const { return T(1) / std::sqrt(x); }
   template <class T>
@@ -112,6 +127,30 @@ struct InverseSqrt {
     const T ra = std::sqrt(a);
     const T rb = std::sqrt(b);
     return T(-1) / (ra * rb * (ra + rb));
+  }
+};
+
+/// max(x, ε) on ℝ: the eigenvalue rectification of SPDNet's ReEig layer (Huang & Van Gool 2017,
+/// eq. 6), which keeps a matrix's eigenvalues at least ε.
+/// At the kink x = ε it takes the convention of SPDNet's code: derivative 1 where x > ε and 0
+/// where x ≤ ε (the subgradient 0 at x = ε exactly). Off the diagonal of Γ no convention is
+/// needed: for a < b the quotient (max(b, ε) − max(a, ε))/(b − a) is 1 when ε < a, 0 when b ≤ ε,
+/// and (b − ε)/(b − a) ∈ (0, 1] when the two straddle ε, each term a difference of two exact
+/// numbers, so correctly rounded to a few ulps however close a and b are.
+struct Rectify {
+  static constexpr const char* kName = "Rectify";
+  static constexpr bool kPositiveDomain = false;
+  double epsilon;
+  template <class T>
+  T value(T x) const { return std::max(x, static_cast<T>(epsilon)); }
+  template <class T>
+  T divided(T a, T b) const {
+    const T e = static_cast<T>(epsilon);
+    const T lo = std::min(a, b);
+    const T hi = std::max(a, b);
+    if (lo > e) return T(1);
+    if (!(hi > e)) return T(0);
+    return (hi - e) / (hi - lo);  // lo ≤ ε < hi, so hi − lo > 0
   }
 };
 
