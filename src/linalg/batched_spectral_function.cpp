@@ -1,0 +1,204 @@
+#include "gyre/linalg/batched_spectral_function.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <Eigen/Core>
+
+#include "gyre/core/checks.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/core/parallel.hpp"
+#include "gyre/core/validate.hpp"
+#include "gyre/linalg/batched_symmetric_eigen.hpp"
+#include "batched_detail.hpp"
+
+namespace gyre::linalg {
+
+namespace {
+
+constexpr const char* kForward = "batched_spectral_function";
+constexpr const char* kBackward = "batched_spectral_function_backward";
+
+using detail::ConstItem;
+using detail::item;
+using detail::item_string;
+using detail::multiply;
+using detail::RowMajor;
+using detail::shape_string;
+
+// Work matrices on the stack up to the sizes SPDNet-style layers use (n ≤ 32: 8 KiB per double
+// matrix); larger items take heap matrices, whose allocation is small beside their n³ work.
+constexpr int kMaxStackSize = 32;
+template <class T>
+using Stack = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor, kMaxStackSize, kMaxStackSize>;
+
+// Runs body with the work-matrix type that fits n.
+template <class T, class Body>
+void with_work_type(int n, const Body& body) {
+  if (n <= kMaxStackSize) {
+    body(Stack<T>());
+  } else {
+    body(RowMajor<T>());
+  }
+}
+
+template <class F>
+void check_parameters(const F& f) {
+  if constexpr (std::is_same_v<F, Power>) {
+    if (!std::isfinite(f.p)) throw DomainError(kForward, "Power needs a finite exponent (p)", f.p);
+  }
+  if constexpr (std::is_same_v<F, Rectify>) {
+    if (!std::isfinite(f.epsilon)) throw DomainError(kForward, "Rectify needs a finite threshold (epsilon)", f.epsilon);
+  }
+}
+
+// Finite and symmetric to √ε relative to the largest entry (the asymmetry that products such as
+// W·X·Wᵀ leave is a few ε; anything near √ε is not a symmetric matrix).
+template <class T>
+void check_symmetric_items(const xt::xarray<T>& x, int n) {
+  parallel_for(static_cast<std::ptrdiff_t>(x.shape()[0]), [&](std::ptrdiff_t i) {
+    const ConstItem<T> xi = item(x, i, n, n);
+    if (!xi.allFinite()) throw DomainError(kForward, item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
+    const T scale = xi.cwiseAbs().maxCoeff();
+    const T asymmetry = (xi - xi.transpose()).cwiseAbs().maxCoeff();
+    if (!(asymmetry <= membership_tolerance<T>() * scale)) {
+      throw DomainError(kForward, item_string(i) + " is not symmetric (max |Xᵢⱼ − Xⱼᵢ| / max |Xᵢⱼ|)", asymmetry / scale);
+    }
+  });
+}
+
+}  // namespace
+
+template <class T, class F>
+SpectralForward<T> batched_spectral_function(const xt::xarray<T>& x, const F& f) {
+  if (x.dimension() != 3 || x.shape()[1] != x.shape()[2]) {
+    throw ShapeError(kForward, "input must be a (B, n, n) array of square matrices", shape_string(x));
+  }
+  check_parameters(f);
+  const int n = static_cast<int>(x.shape()[1]);
+  const auto count = static_cast<std::ptrdiff_t>(x.shape()[0]);
+  const bool checks = checks_enabled();
+  if (checks) check_symmetric_items(x, n);
+
+  SpectralForward<T> out;
+  SpectralSaved<T>& saved = out.saved;
+  saved.vectors = xt::xarray<T>::from_shape(x.shape());
+  saved.values = xt::xarray<T>::from_shape({x.shape()[0], x.shape()[1]});
+  saved.mapped = xt::xarray<T>::from_shape(saved.values.shape());
+  out.value = xt::xarray<T>::from_shape(x.shape());
+  batched_symmetric_eigen<T>(n, count, x.data(), saved.values.data(), saved.vectors.data());
+
+  with_work_type<T>(n, [&](auto work) {
+    using Work = decltype(work);
+    parallel_for(count, [&](std::ptrdiff_t i) {
+      const T* lambda = saved.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
+      T* mapped = saved.mapped.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
+      if (checks && F::kPositiveDomain && !(lambda[0] > 0)) {
+        throw DomainError(kForward,
+                          item_string(i) + " is not positive definite, as " + F::kName +
+                              " needs (smallest eigenvalue)",
+                          lambda[0]);
+      }
+      for (int k = 0; k < n; ++k) {
+        mapped[k] = f.value(lambda[k]);
+        if (checks && !std::isfinite(mapped[k])) {
+          throw DomainError(kForward, std::string(F::kName) + " of an eigenvalue of " + item_string(i) + " is not finite (eigenvalue)",
+                            lambda[k]);
+        }
+      }
+      const ConstItem<T> u = item(std::as_const(saved.vectors), i, n, n);
+      const Work scaled = u * Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>(mapped, n).asDiagonal();
+      const Work y = multiply<Work>(scaled, u.transpose());
+      item(out.value, i, n, n) = (y + y.transpose()) / T(2);
+    });
+  });
+  return out;
+}
+
+template <class T, class F>
+xt::xarray<T> batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& f, const xt::xarray<T>& grad_y) {
+  if (saved.vectors.dimension() != 3 || saved.values.dimension() != 2 || saved.mapped.shape() != saved.values.shape() ||
+      saved.vectors.shape()[0] != saved.values.shape()[0] || saved.vectors.shape()[1] != saved.values.shape()[1]) {
+    throw ShapeError(kBackward, "saved state is not that of a forward pass (vectors, values)",
+                     shape_string(saved.vectors) + ", " + shape_string(saved.values));
+  }
+  if (grad_y.shape() != saved.vectors.shape()) {
+    throw ShapeError(kBackward, "gradient must have the forward value's shape " + shape_string(saved.vectors),
+                     shape_string(grad_y));
+  }
+  const int n = static_cast<int>(saved.vectors.shape()[1]);
+  const auto count = static_cast<std::ptrdiff_t>(saved.vectors.shape()[0]);
+  if (checks_enabled()) {
+    parallel_for(count, [&](std::ptrdiff_t i) {
+      if (!item(grad_y, i, n, n).allFinite()) {
+        throw DomainError(kBackward, "gradient of " + item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
+      }
+    });
+  }
+  xt::xarray<T> grad_x = xt::xarray<T>::from_shape(grad_y.shape());
+  with_work_type<T>(n, [&](auto work) {
+    using Work = decltype(work);
+    parallel_for(count, [&](std::ptrdiff_t i) {
+      const T* lambda = saved.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
+      const ConstItem<T> u = item(saved.vectors, i, n, n);
+      const ConstItem<T> g = item(grad_y, i, n, n);
+      const Work g_sym = (g + g.transpose()) / T(2);
+      Work rotated = multiply<Work>(u.transpose(), multiply<Work>(g_sym, u));
+      // K ∘ (Uᵀ·sym(G)·U), K symmetric: one divided difference per pair.
+      for (int j = 0; j < n; ++j) {
+        rotated(j, j) *= f.divided(lambda[j], lambda[j]);
+        for (int k = j + 1; k < n; ++k) {
+          const T kjk = f.divided(lambda[j], lambda[k]);
+          rotated(j, k) *= kjk;
+          rotated(k, j) *= kjk;
+        }
+      }
+      const Work d = multiply<Work>(multiply<Work>(u, rotated), u.transpose());
+      item(grad_x, i, n, n) = (d + d.transpose()) / T(2);
+    });
+  });
+  return grad_x;
+}
+
+template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Rectify&);
+template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Log&);
+template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Exp&);
+template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Power&);
+template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Sqrt&);
+template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const InverseSqrt&);
+template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Rectify&);
+template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Log&);
+template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Exp&);
+template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Power&);
+template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Sqrt&);
+template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const InverseSqrt&);
+
+template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Rectify&,
+                                                              const xt::xarray<float>&);
+template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Log&,
+                                                              const xt::xarray<float>&);
+template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Exp&,
+                                                              const xt::xarray<float>&);
+template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Power&,
+                                                              const xt::xarray<float>&);
+template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Sqrt&,
+                                                              const xt::xarray<float>&);
+template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const InverseSqrt&,
+                                                              const xt::xarray<float>&);
+template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Rectify&,
+                                                               const xt::xarray<double>&);
+template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Log&,
+                                                               const xt::xarray<double>&);
+template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Exp&,
+                                                               const xt::xarray<double>&);
+template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Power&,
+                                                               const xt::xarray<double>&);
+template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Sqrt&,
+                                                               const xt::xarray<double>&);
+template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const InverseSqrt&,
+                                                               const xt::xarray<double>&);
+
+}  // namespace gyre::linalg
