@@ -24,6 +24,7 @@
 #include "gyre/core/validate.hpp"
 
 // linalg
+#include "gyre/linalg/batched_qr.hpp"
 #include "gyre/linalg/batched_spectral_function.hpp"
 #include "gyre/linalg/batched_symmetric_eigen.hpp"
 #include "gyre/linalg/symmetric_functions.hpp"
