@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include <Eigen/QR>
 
@@ -71,7 +72,14 @@ void require_finite(const char* function, const char* what, const xt::xarray<T>&
 }  // namespace
 
 template <class T>
-BatchedQr<T> batched_qr(const xt::xarray<T>& a) {
+void batched_qr(const xt::xarray<T>& a, BatchedQr<T>& out) {
+  // a held by out would be resized or overwritten while it is read: new arrays, then moved in.
+  if (&a == &out.q || &a == &out.r) {
+    BatchedQr<T> fresh;
+    batched_qr(a, fresh);
+    out = std::move(fresh);
+    return;
+  }
   if (a.dimension() != 3 || a.shape()[1] < a.shape()[2]) {
     throw ShapeError(kForward, "input must be a (B, n, p) array with n ≥ p", shape_string(a));
   }
@@ -80,9 +88,9 @@ BatchedQr<T> batched_qr(const xt::xarray<T>& a) {
   const int p = static_cast<int>(a.shape()[2]);
   const bool checks = checks_enabled();
   if (checks) require_finite(kForward, "input", a, n, p);
-  BatchedQr<T> out;
-  out.q = xt::xarray<T>::from_shape(a.shape());
-  out.r = xt::xarray<T>::from_shape({a.shape()[0], a.shape()[2], a.shape()[2]});
+  // resize keeps the storage when the shape is unchanged: no fresh pages to fault in.
+  out.q.resize(a.shape());
+  out.r.resize({a.shape()[0], a.shape()[2], a.shape()[2]});
   // A column within n·ε·‖aₖ‖ of the span of the ones before it is numerically dependent.
   const T rank_tolerance = static_cast<T>(n) * std::numeric_limits<T>::epsilon();
   with_work_types<T>(n, p, [&](auto tall, auto square) {
@@ -112,14 +120,19 @@ BatchedQr<T> batched_qr(const xt::xarray<T>& a) {
       item(out.r, i, p, p) = r;
     });
   });
-  return out;
 }
-
-namespace {
 
 // ∂L/∂A = (Ḡ_Q + Q·copyutl(S))·R⁻ᵀ with S = Ḡ_R·Rᵀ − QᵀḠ_Q (derived in the header).
 template <class T>
-xt::xarray<T> qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q, const xt::xarray<T>* grad_r) {
+void batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
+                         const typename detail::NonDeduced<xt::xarray<T>>::type* grad_r, xt::xarray<T>& grad_a) {
+  // grad_a that is an input would be resized or overwritten while it is read: a new array, moved in.
+  if (&grad_a == &grad_q || &grad_a == grad_r || &grad_a == &qr.q || &grad_a == &qr.r) {
+    xt::xarray<T> fresh;
+    batched_qr_backward(qr, grad_q, grad_r, fresh);
+    grad_a = std::move(fresh);
+    return;
+  }
   if (qr.q.dimension() != 3 || qr.r.dimension() != 3 || qr.r.shape()[0] != qr.q.shape()[0] ||
       qr.r.shape()[1] != qr.q.shape()[2] || qr.r.shape()[2] != qr.q.shape()[2]) {
     throw ShapeError(kBackward, "saved factors are not those of a batched_qr (q, r)",
@@ -134,7 +147,7 @@ xt::xarray<T> qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q, c
     require_finite(kBackward, "gradient with respect to Q", grad_q, n, p);
     if (grad_r != nullptr) require_finite(kBackward, "gradient with respect to R", *grad_r, p, p);
   }
-  xt::xarray<T> grad_a = xt::xarray<T>::from_shape(grad_q.shape());
+  grad_a.resize(grad_q.shape());
   with_work_types<T>(n, p, [&](auto tall, auto square) {
     using Tall = decltype(tall);
     using Square = decltype(square);
@@ -152,28 +165,13 @@ xt::xarray<T> qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q, c
       item(grad_a, i, n, p) = z;
     });
   });
-  return grad_a;
 }
 
-}  // namespace
-
-template <class T>
-xt::xarray<T> batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q) {
-  return qr_backward<T>(qr, grad_q, nullptr);
-}
-
-template <class T>
-xt::xarray<T> batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q, const xt::xarray<T>& grad_r) {
-  return qr_backward(qr, grad_q, &grad_r);
-}
-
-template BatchedQr<float> batched_qr(const xt::xarray<float>&);
-template BatchedQr<double> batched_qr(const xt::xarray<double>&);
-template xt::xarray<float> batched_qr_backward(const BatchedQr<float>&, const xt::xarray<float>&);
-template xt::xarray<double> batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&);
-template xt::xarray<float> batched_qr_backward(const BatchedQr<float>&, const xt::xarray<float>&,
-                                               const xt::xarray<float>&);
-template xt::xarray<double> batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&,
-                                                const xt::xarray<double>&);
+template void batched_qr(const xt::xarray<float>&, BatchedQr<float>&);
+template void batched_qr(const xt::xarray<double>&, BatchedQr<double>&);
+template void batched_qr_backward(const BatchedQr<float>&, const xt::xarray<float>&, const xt::xarray<float>*,
+                                  xt::xarray<float>&);
+template void batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&, const xt::xarray<double>*,
+                                  xt::xarray<double>&);
 
 }  // namespace gyre::linalg

@@ -73,7 +73,14 @@ void check_symmetric_items(const xt::xarray<T>& x, int n) {
 }  // namespace
 
 template <class T, class F>
-SpectralForward<T> batched_spectral_function(const xt::xarray<T>& x, const F& f) {
+void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForward<T>& out) {
+  // x held by out would be resized or overwritten while it is read: new arrays, then moved in.
+  if (&x == &out.value || &x == &out.saved.vectors || &x == &out.saved.values || &x == &out.saved.mapped) {
+    SpectralForward<T> fresh;
+    batched_spectral_function(x, f, fresh);
+    out = std::move(fresh);
+    return;
+  }
   if (x.dimension() != 3 || x.shape()[1] != x.shape()[2]) {
     throw ShapeError(kForward, "input must be a (B, n, n) array of square matrices", shape_string(x));
   }
@@ -83,12 +90,12 @@ SpectralForward<T> batched_spectral_function(const xt::xarray<T>& x, const F& f)
   const bool checks = checks_enabled();
   if (checks) check_symmetric_items(x, n);
 
-  SpectralForward<T> out;
   SpectralSaved<T>& saved = out.saved;
-  saved.vectors = xt::xarray<T>::from_shape(x.shape());
-  saved.values = xt::xarray<T>::from_shape({x.shape()[0], x.shape()[1]});
-  saved.mapped = xt::xarray<T>::from_shape(saved.values.shape());
-  out.value = xt::xarray<T>::from_shape(x.shape());
+  // resize keeps the storage when the shape is unchanged: no fresh pages to fault in.
+  saved.vectors.resize(x.shape());
+  saved.values.resize({x.shape()[0], x.shape()[1]});
+  saved.mapped.resize({x.shape()[0], x.shape()[1]});
+  out.value.resize(x.shape());
   batched_symmetric_eigen<T>(n, count, x.data(), saved.values.data(), saved.vectors.data());
 
   with_work_type<T>(n, [&](auto work) {
@@ -115,11 +122,18 @@ SpectralForward<T> batched_spectral_function(const xt::xarray<T>& x, const F& f)
       item(out.value, i, n, n) = (y + y.transpose()) / T(2);
     });
   });
-  return out;
 }
 
 template <class T, class F>
-xt::xarray<T> batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& f, const xt::xarray<T>& grad_y) {
+void batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& f, const xt::xarray<T>& grad_y,
+                                        xt::xarray<T>& grad_x) {
+  // grad_x that is an input would be resized or overwritten while it is read: a new array, moved in.
+  if (&grad_x == &grad_y || &grad_x == &saved.vectors || &grad_x == &saved.values || &grad_x == &saved.mapped) {
+    xt::xarray<T> fresh;
+    batched_spectral_function_backward(saved, f, grad_y, fresh);
+    grad_x = std::move(fresh);
+    return;
+  }
   if (saved.vectors.dimension() != 3 || saved.values.dimension() != 2 || saved.mapped.shape() != saved.values.shape() ||
       saved.vectors.shape()[0] != saved.values.shape()[0] || saved.vectors.shape()[1] != saved.values.shape()[1]) {
     throw ShapeError(kBackward, "saved state is not that of a forward pass (vectors, values)",
@@ -138,7 +152,7 @@ xt::xarray<T> batched_spectral_function_backward(const SpectralSaved<T>& saved, 
       }
     });
   }
-  xt::xarray<T> grad_x = xt::xarray<T>::from_shape(grad_y.shape());
+  grad_x.resize(grad_y.shape());
   with_work_type<T>(n, [&](auto work) {
     using Work = decltype(work);
     parallel_for(count, [&](std::ptrdiff_t i) {
@@ -160,45 +174,44 @@ xt::xarray<T> batched_spectral_function_backward(const SpectralSaved<T>& saved, 
       item(grad_x, i, n, n) = (d + d.transpose()) / T(2);
     });
   });
-  return grad_x;
 }
 
-template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Rectify&);
-template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Log&);
-template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Exp&);
-template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Power&);
-template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const Sqrt&);
-template SpectralForward<float> batched_spectral_function(const xt::xarray<float>&, const InverseSqrt&);
-template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Rectify&);
-template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Log&);
-template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Exp&);
-template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Power&);
-template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const Sqrt&);
-template SpectralForward<double> batched_spectral_function(const xt::xarray<double>&, const InverseSqrt&);
+template void batched_spectral_function(const xt::xarray<float>&, const Rectify&, SpectralForward<float>&);
+template void batched_spectral_function(const xt::xarray<float>&, const Log&, SpectralForward<float>&);
+template void batched_spectral_function(const xt::xarray<float>&, const Exp&, SpectralForward<float>&);
+template void batched_spectral_function(const xt::xarray<float>&, const Power&, SpectralForward<float>&);
+template void batched_spectral_function(const xt::xarray<float>&, const Sqrt&, SpectralForward<float>&);
+template void batched_spectral_function(const xt::xarray<float>&, const InverseSqrt&, SpectralForward<float>&);
+template void batched_spectral_function(const xt::xarray<double>&, const Rectify&, SpectralForward<double>&);
+template void batched_spectral_function(const xt::xarray<double>&, const Log&, SpectralForward<double>&);
+template void batched_spectral_function(const xt::xarray<double>&, const Exp&, SpectralForward<double>&);
+template void batched_spectral_function(const xt::xarray<double>&, const Power&, SpectralForward<double>&);
+template void batched_spectral_function(const xt::xarray<double>&, const Sqrt&, SpectralForward<double>&);
+template void batched_spectral_function(const xt::xarray<double>&, const InverseSqrt&, SpectralForward<double>&);
 
-template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Rectify&,
-                                                              const xt::xarray<float>&);
-template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Log&,
-                                                              const xt::xarray<float>&);
-template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Exp&,
-                                                              const xt::xarray<float>&);
-template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Power&,
-                                                              const xt::xarray<float>&);
-template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const Sqrt&,
-                                                              const xt::xarray<float>&);
-template xt::xarray<float> batched_spectral_function_backward(const SpectralSaved<float>&, const InverseSqrt&,
-                                                              const xt::xarray<float>&);
-template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Rectify&,
-                                                               const xt::xarray<double>&);
-template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Log&,
-                                                               const xt::xarray<double>&);
-template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Exp&,
-                                                               const xt::xarray<double>&);
-template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Power&,
-                                                               const xt::xarray<double>&);
-template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const Sqrt&,
-                                                               const xt::xarray<double>&);
-template xt::xarray<double> batched_spectral_function_backward(const SpectralSaved<double>&, const InverseSqrt&,
-                                                               const xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<float>&, const Rectify&, const xt::xarray<float>&,
+                                                 xt::xarray<float>&);
+template void batched_spectral_function_backward(const SpectralSaved<float>&, const Log&, const xt::xarray<float>&,
+                                                 xt::xarray<float>&);
+template void batched_spectral_function_backward(const SpectralSaved<float>&, const Exp&, const xt::xarray<float>&,
+                                                 xt::xarray<float>&);
+template void batched_spectral_function_backward(const SpectralSaved<float>&, const Power&, const xt::xarray<float>&,
+                                                 xt::xarray<float>&);
+template void batched_spectral_function_backward(const SpectralSaved<float>&, const Sqrt&, const xt::xarray<float>&,
+                                                 xt::xarray<float>&);
+template void batched_spectral_function_backward(const SpectralSaved<float>&, const InverseSqrt&, const xt::xarray<float>&,
+                                                 xt::xarray<float>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const Rectify&, const xt::xarray<double>&,
+                                                 xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const Log&, const xt::xarray<double>&,
+                                                 xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const Exp&, const xt::xarray<double>&,
+                                                 xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const Power&, const xt::xarray<double>&,
+                                                 xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const Sqrt&, const xt::xarray<double>&,
+                                                 xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const InverseSqrt&, const xt::xarray<double>&,
+                                                 xt::xarray<double>&);
 
 }  // namespace gyre::linalg

@@ -70,6 +70,21 @@ double gap(const Matrix<double>& a, const Matrix<double>& b) { return (a - b).no
 const std::vector<std::pair<int, int>> kSizes = {{1, 1}, {3, 3}, {5, 2}, {10, 4}, {20, 5}, {30, 30},
                                                  {64, 32}, {65, 10}, {40, 33}};  // last two: heap matrices
 
+// count Gaussian n×p items with Gaussian ∂L/∂Q and ∂L/∂R, packed.
+struct Problem {
+  xt::xarray<double> a, grad_q, grad_r;
+};
+Problem random_problem(int count, int n, int p, std::uint64_t seed) {
+  gyre::Rng rng(seed);
+  std::vector<Matrix<double>> items, grad_qs, grad_rs;
+  for (int b = 0; b < count; ++b) {
+    items.push_back(random_tall(n, p, false, rng));
+    grad_qs.push_back(rng.normal_matrix<double>(n, p));
+    grad_rs.push_back(rng.normal_matrix<double>(p, p));
+  }
+  return {pack(items), pack(grad_qs), pack(grad_rs)};
+}
+
 }  // namespace
 
 TEST_CASE("batched_qr: Q orthonormal, R upper triangular with positive diagonal, QR = A, as in long double") {
@@ -258,4 +273,45 @@ TEST_CASE("batched_qr: gyre::ChecksOff skips the checks and changes no result") 
   CHECK(gyre::linalg::batched_qr_backward(unchecked, g) == checked_back);
   CHECK_NOTHROW((void)gyre::linalg::batched_qr(dependent));  // unspecified result, no check
   CHECK_THROWS_AS((void)gyre::linalg::batched_qr(xt::xarray<double>::from_shape({1, 2, 3})), gyre::ShapeError);
+}
+
+TEST_CASE("batched_qr: writing into the caller's arrays reuses them and changes no value") {
+  const auto [a, gq, gr] = random_problem(6, 9, 4, 37);
+  gyre::linalg::BatchedQr<double> out;
+  xt::xarray<double> grad_a;
+  gyre::linalg::batched_qr(a, out);
+  gyre::linalg::batched_qr_backward(out, gq, &gr, grad_a);
+  const double* q_storage = out.q.data();
+  const double* grad_storage = grad_a.data();
+  gyre::linalg::batched_qr(xt::xarray<double>(2.0 * a), out);  // same shapes: same storage
+  gyre::linalg::batched_qr_backward(out, gq, &gr, grad_a);
+  CHECK(out.q.data() == q_storage);
+  CHECK(grad_a.data() == grad_storage);
+  const auto fresh = gyre::linalg::batched_qr(xt::xarray<double>(2.0 * a));
+  CHECK(out.q == fresh.q);
+  CHECK(out.r == fresh.r);
+  CHECK(grad_a == gyre::linalg::batched_qr_backward(fresh, gq, gr));
+  gyre::linalg::batched_qr_backward(out, gq, nullptr, grad_a);
+  CHECK(grad_a == gyre::linalg::batched_qr_backward(fresh, gq));
+}
+
+TEST_CASE("batched_qr: an output that is also an input gives the same values") {
+  const auto [a, gq, gr] = random_problem(4, 6, 3, 47);
+  const auto fresh = gyre::linalg::batched_qr(a);
+  const xt::xarray<double> fresh_grad = gyre::linalg::batched_qr_backward(fresh, gq, gr);
+  gyre::linalg::BatchedQr<double> out;
+  out.q = a;
+  gyre::linalg::batched_qr(out.q, out);
+  CHECK(out.q == fresh.q);
+  CHECK(out.r == fresh.r);
+  // ∂L/∂A into ∂L/∂Q's array, into ∂L/∂R's and into R's (whose shapes differ from ∂L/∂A's).
+  xt::xarray<double> grad = gq;
+  gyre::linalg::batched_qr_backward(fresh, grad, &gr, grad);
+  CHECK(grad == fresh_grad);
+  grad = gr;
+  gyre::linalg::batched_qr_backward(fresh, gq, &grad, grad);
+  CHECK(grad == fresh_grad);
+  auto factors = fresh;
+  gyre::linalg::batched_qr_backward(factors, gq, &gr, factors.r);
+  CHECK(factors.r == fresh_grad);
 }

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -19,6 +20,7 @@
 #include <unsupported/Eigen/MatrixFunctions>
 #include <xtensor/xarray.hpp>
 #include <xtensor/xbuilder.hpp>
+#include <xtensor/xview.hpp>
 
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
@@ -232,6 +234,17 @@ double smooth_scale(const Matrix<double>& x, const F&) {
 double gap(const Matrix<double>& a, const Matrix<double>& b) {
   const double scale = b.norm();
   return scale > 0 ? (a - b).norm() / scale : a.norm();
+}
+
+// count items with well separated spectra and as many Gaussian ∂L/∂Y, packed.
+std::pair<xt::xarray<double>, xt::xarray<double>> well_batch_and_gradient(int count, int n, std::uint64_t seed) {
+  gyre::Rng rng(seed);
+  std::vector<Matrix<double>> items, grads;
+  for (int b = 0; b < count; ++b) {
+    items.push_back(with_spectrum(make_spectrum(Spectrum::kWell, n, rng), rng));
+    grads.push_back(rng.normal_matrix<double>(n, n));
+  }
+  return {pack(items), pack(grads)};
 }
 
 }  // namespace
@@ -516,10 +529,59 @@ TEST_CASE("batched_spectral_function: gyre::ChecksOff skips the checks and chang
                   gyre::ShapeError);
 }
 
+TEST_CASE("batched_spectral_function: writing into the caller's arrays reuses them and changes no value") {
+  const auto [x, g] = well_batch_and_gradient(6, 7, 29);
+  gyre::linalg::SpectralForward<double> out;
+  xt::xarray<double> grad_x;
+  gyre::linalg::batched_spectral_function(x, Sqrt{}, out);
+  gyre::linalg::batched_spectral_function_backward(out.saved, Sqrt{}, g, grad_x);
+  const double* value_storage = out.value.data();
+  const double* vector_storage = out.saved.vectors.data();
+  const double* grad_storage = grad_x.data();
+  gyre::linalg::batched_spectral_function(x, Log{}, out);  // same shapes: same storage
+  gyre::linalg::batched_spectral_function_backward(out.saved, Log{}, g, grad_x);
+  CHECK(out.value.data() == value_storage);
+  CHECK(out.saved.vectors.data() == vector_storage);
+  CHECK(grad_x.data() == grad_storage);
+  const auto fresh = gyre::linalg::batched_spectral_function(x, Log{});
+  CHECK(out.value == fresh.value);
+  CHECK(out.saved.values == fresh.saved.values);
+  CHECK(out.saved.mapped == fresh.saved.mapped);
+  CHECK(grad_x == gyre::linalg::batched_spectral_function_backward(fresh.saved, Log{}, g));
+  // Another shape: resized.
+  gyre::linalg::batched_spectral_function(xt::xarray<double>(xt::view(x, xt::range(0, 2))), Log{}, out);
+  CHECK(out.value.shape()[0] == 2);
+  CHECK(out.saved.values.shape()[0] == 2);
+}
+
 TEST_CASE("batched_spectral_function: an empty batch is empty") {
   const auto forward = gyre::linalg::batched_spectral_function(xt::xarray<double>::from_shape({0, 4, 4}), Sqrt{});
   CHECK(forward.value.shape()[0] == 0);
   CHECK(forward.value.size() == 0);
   CHECK(gyre::linalg::batched_spectral_function_backward(forward.saved, Sqrt{}, xt::xarray<double>::from_shape({0, 4, 4}))
             .size() == 0);
+}
+
+TEST_CASE("batched_spectral_function: an output that is also the input gives the same values") {
+  const auto [x, g] = well_batch_and_gradient(4, 5, 41);
+  const auto fresh = gyre::linalg::batched_spectral_function(x, Log{});
+  const xt::xarray<double> fresh_grad = gyre::linalg::batched_spectral_function_backward(fresh.saved, Log{}, g);
+  // A layer that maps its previous output in place, and each array of out as the input.
+  for (int field = 0; field < 2; ++field) {
+    CAPTURE(field);
+    gyre::linalg::SpectralForward<double> out;
+    xt::xarray<double>& input = field == 0 ? out.value : out.saved.vectors;
+    input = x;
+    gyre::linalg::batched_spectral_function(input, Log{}, out);
+    CHECK(out.value == fresh.value);
+    CHECK(out.saved.vectors == fresh.saved.vectors);
+    CHECK(out.saved.values == fresh.saved.values);
+  }
+  // ∂L/∂X into the gradient's array, and into the saved eigenvalues' (whose shape differs).
+  xt::xarray<double> grad = g;
+  gyre::linalg::batched_spectral_function_backward(fresh.saved, Log{}, grad, grad);
+  CHECK(grad == fresh_grad);
+  auto saved = fresh.saved;
+  gyre::linalg::batched_spectral_function_backward(saved, Log{}, g, saved.values);
+  CHECK(saved.values == fresh_grad);
 }

@@ -23,6 +23,9 @@
 //            matters (R's lower triangle is constant), and the tests check all of it against
 //            central differences.
 //  Layout    A and Q: (B, n, p); R: (B, p, p); row-major items back to back (xtensor).
+//  Storage   the overloads that write into the caller's arrays reuse them when the shapes do not
+//            change (fresh pages are costly; see batched_spectral_function.hpp); an output that is
+//            also an input gets a new array instead.
 //  Checks    (on unless gyre::ChecksOff) every item finite and of full column rank: column k of
 //            an item counts as dependent when |Rₖₖ| ≤ n·ε·‖aₖ‖, i.e. within the backward error
 //            of Householder QR (columnwise, Higham 2002, Thm 19.4) of the span of the columns
@@ -37,6 +40,14 @@
 
 namespace gyre::linalg {
 
+namespace detail {
+// Keeps a parameter out of template argument deduction, so that a plain nullptr can be passed.
+template <class T>
+struct NonDeduced {
+  using type = T;
+};
+}  // namespace detail
+
 /// A batch of thin QR factorisations A[b] = q[b]·r[b] with positive diag(r[b]).
 template <class T>
 struct BatchedQr {
@@ -44,27 +55,48 @@ struct BatchedQr {
   xt::xarray<T> r;  ///< (B, p, p), upper triangular, positive diagonal
 };
 
-/// The thin QR factorisations of a (B, n, p) batch, n ≥ p. Throws ShapeError for another shape
-/// or n < p, DomainError for an item that is not finite or not of full column rank.
+/// The thin QR factorisations of a (B, n, p) batch, n ≥ p, into out (whose arrays keep their
+/// storage when their shapes do not change). Throws ShapeError for another shape or n < p,
+/// DomainError for an item that is not finite or not of full column rank.
 template <class T>
-[[nodiscard]] BatchedQr<T> batched_qr(const xt::xarray<T>& a);
+void batched_qr(const xt::xarray<T>& a, BatchedQr<T>& out);
+
+/// The thin QR factorisations of a (B, n, p) batch as new arrays.
+template <class T>
+[[nodiscard]] BatchedQr<T> batched_qr(const xt::xarray<T>& a) {
+  BatchedQr<T> out;
+  batched_qr(a, out);
+  return out;
+}
+
+/// ∂L/∂A into grad_a (storage kept as above), given grad_q = ∂L/∂Q of shape (B, n, p) and, unless
+/// null, grad_r = ∂L/∂R of shape (B, p, p) (null: L depends on Q only).
+template <class T>
+void batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
+                         const typename detail::NonDeduced<xt::xarray<T>>::type* grad_r, xt::xarray<T>& grad_a);
 
 /// ∂L/∂A for L depending on Q only, given grad_q = ∂L/∂Q of shape (B, n, p).
 template <class T>
-[[nodiscard]] xt::xarray<T> batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q);
+[[nodiscard]] xt::xarray<T> batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q) {
+  xt::xarray<T> grad_a;
+  batched_qr_backward(qr, grad_q, nullptr, grad_a);
+  return grad_a;
+}
 
 /// ∂L/∂A for L depending on Q and R, given grad_q = ∂L/∂Q (B, n, p) and grad_r = ∂L/∂R (B, p, p).
 template <class T>
 [[nodiscard]] xt::xarray<T> batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
-                                                const xt::xarray<T>& grad_r);
+                                                const xt::xarray<T>& grad_r) {
+  xt::xarray<T> grad_a;
+  batched_qr_backward(qr, grad_q, &grad_r, grad_a);
+  return grad_a;
+}
 
-extern template BatchedQr<float> batched_qr(const xt::xarray<float>&);
-extern template BatchedQr<double> batched_qr(const xt::xarray<double>&);
-extern template xt::xarray<float> batched_qr_backward(const BatchedQr<float>&, const xt::xarray<float>&);
-extern template xt::xarray<double> batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&);
-extern template xt::xarray<float> batched_qr_backward(const BatchedQr<float>&, const xt::xarray<float>&,
-                                                      const xt::xarray<float>&);
-extern template xt::xarray<double> batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&,
-                                                       const xt::xarray<double>&);
+extern template void batched_qr(const xt::xarray<float>&, BatchedQr<float>&);
+extern template void batched_qr(const xt::xarray<double>&, BatchedQr<double>&);
+extern template void batched_qr_backward(const BatchedQr<float>&, const xt::xarray<float>&, const xt::xarray<float>*,
+                                         xt::xarray<float>&);
+extern template void batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&,
+                                         const xt::xarray<double>*, xt::xarray<double>&);
 
 }  // namespace gyre::linalg
