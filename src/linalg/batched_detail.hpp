@@ -2,6 +2,7 @@
 // What the batched linalg kernels share: row-major views of (B, …) items, shapes and item names
 // for messages, and the product that suits a small matrix.
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 
@@ -26,6 +27,24 @@ template <class Work, class A, class B>
 Work multiply(const A& a, const B& b) {
   if (a.rows() <= kMaxLazyRows) return a.lazyProduct(b);
   return a * b;
+}
+
+/// The exponent e that brings a's largest |entry| into [1, 2) when a is scaled by 2⁻ᵉ (0 for an
+/// empty, zero or non-finite a). Power-of-two scaling is exact; it keeps the squares that Jacobi's
+/// stopping test and Householder's column norms form from overflowing beyond about 1e154 (1e19 in
+/// float) or underflowing below the inverse, where both silently return wrong factors.
+template <class Derived>
+int scale_exponent(const Eigen::MatrixBase<Derived>& a) {
+  if (a.size() == 0) return 0;
+  const auto largest = a.cwiseAbs().maxCoeff();
+  return (largest > 0 && std::isfinite(largest)) ? std::ilogb(largest) : 0;
+}
+
+/// a·2ᵉ, exactly (as long as no entry leaves the normal range).
+template <class Derived>
+auto times_power_of_two(const Eigen::MatrixBase<Derived>& a, int e) {
+  using Scalar = typename Derived::Scalar;
+  return a.unaryExpr([e](Scalar v) { return std::scalbn(v, e); });
 }
 
 /// "(B, n, p)" for messages.

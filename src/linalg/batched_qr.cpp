@@ -23,7 +23,9 @@ constexpr const char* kBackward = "batched_qr_backward";
 using detail::item;
 using detail::item_string;
 using detail::multiply;
+using detail::scale_exponent;
 using detail::shape_string;
+using detail::times_power_of_two;
 
 // Column-major work matrices (Householder QR works on columns) on the stack up to n = 64,
 // p = 32, GrNet's sizes after its first mapping; heap matrices above.
@@ -97,7 +99,9 @@ void batched_qr(const xt::xarray<T>& a, BatchedQr<T>& out) {
     using Tall = decltype(tall);
     using Square = decltype(square);
     parallel_for(count, [&](std::ptrdiff_t i) {
-      const Tall ai = item(a, i, n, p);
+      // Factorised scaled by 2⁻ᵉ (exact; see scale_exponent): A = Q·(2ᵉ·R̂) when 2⁻ᵉ·A = Q·R̂.
+      const int e = scale_exponent(item(a, i, n, p));
+      const Tall ai = times_power_of_two(item(a, i, n, p), -e);
       const Eigen::HouseholderQR<Tall> householder(ai);
       Square r = householder.matrixQR().topRows(p).template triangularView<Eigen::Upper>();
       Tall q = Tall::Identity(n, p);
@@ -117,7 +121,7 @@ void batched_qr(const xt::xarray<T>& a, BatchedQr<T>& out) {
         }
       }
       item(out.q, i, n, p) = q;
-      item(out.r, i, p, p) = r;
+      item(out.r, i, p, p) = times_power_of_two(r, e);
     });
   });
 }

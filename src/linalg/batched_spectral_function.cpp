@@ -27,7 +27,9 @@ using detail::item;
 using detail::item_string;
 using detail::multiply;
 using detail::RowMajor;
+using detail::scale_exponent;
 using detail::shape_string;
+using detail::times_power_of_two;
 
 // Work matrices on the stack up to the sizes SPDNet-style layers use (n ≤ 32: 8 KiB per double
 // matrix); larger items take heap matrices, whose allocation is small beside their n³ work.
@@ -96,12 +98,20 @@ void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForwa
   saved.values.resize({x.shape()[0], x.shape()[1]});
   saved.mapped.resize({x.shape()[0], x.shape()[1]});
   out.value.resize(x.shape());
-  batched_symmetric_eigen<T>(n, count, x.data(), saved.values.data(), saved.vectors.data());
+  // Each item scaled by 2⁻ᵉ into out.value, which is free until the last step writes Y there: the
+  // solver's stopping test squares entries (see scale_exponent). U is unchanged, λ scales back.
+  parallel_for(count, [&](std::ptrdiff_t i) {
+    const ConstItem<T> xi = item(x, i, n, n);
+    item(out.value, i, n, n) = times_power_of_two(xi, -scale_exponent(xi));
+  });
+  batched_symmetric_eigen<T>(n, count, out.value.data(), saved.values.data(), saved.vectors.data());
 
   with_work_type<T>(n, [&](auto work) {
     using Work = decltype(work);
     parallel_for(count, [&](std::ptrdiff_t i) {
-      const T* lambda = saved.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
+      T* lambda = saved.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
+      const int e = scale_exponent(item(x, i, n, n));
+      for (int k = 0; k < n; ++k) lambda[k] = std::scalbn(lambda[k], e);
       T* mapped = saved.mapped.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
       if (checks && F::kPositiveDomain && !(lambda[0] > 0)) {
         throw DomainError(kForward,

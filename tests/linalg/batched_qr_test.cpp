@@ -295,6 +295,28 @@ TEST_CASE("batched_qr: writing into the caller's arrays reuses them and changes 
   CHECK(grad_a == gyre::linalg::batched_qr_backward(fresh, gq));
 }
 
+TEST_CASE_TEMPLATE("batched_qr: items near the ends of the range give the scaled factors", T, float, double) {
+  // 2^±996 ≈ 1e±300 (2^±100 ≈ 1e±30 in float): Householder vectors square the entries, which
+  // overflow or vanish there unless the item is scaled first. Scaling by a power of two is exact,
+  // so the factors are those of the unscaled items to the bit: Q the same, R scaled.
+  const int k = std::is_same_v<T, float> ? 100 : 996;
+  gyre::Rng rng(43);
+  for (const auto& [n, p] : {std::pair{4, 4}, std::pair{9, 3}, std::pair{70, 5}}) {  // 70: heap matrices
+    CAPTURE(n);
+    CAPTURE(p);
+    std::vector<Matrix<double>> items;
+    for (int b = 0; b < 5; ++b) items.push_back(random_tall(n, p, false, rng));
+    const xt::xarray<T> a = xt::cast<T>(pack(items));
+    const auto base = gyre::linalg::batched_qr(a);
+    for (const int exponent : {k, -k}) {
+      CAPTURE(exponent);
+      const auto scaled = gyre::linalg::batched_qr(xt::xarray<T>(a * std::ldexp(T(1), exponent)));
+      CHECK(scaled.q == base.q);
+      CHECK(scaled.r == xt::xarray<T>(base.r * std::ldexp(T(1), exponent)));
+    }
+  }
+}
+
 TEST_CASE("batched_qr: an output that is also an input gives the same values") {
   const auto [a, gq, gr] = random_problem(4, 6, 3, 47);
   const auto fresh = gyre::linalg::batched_qr(a);

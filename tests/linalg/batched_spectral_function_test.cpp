@@ -562,6 +562,36 @@ TEST_CASE("batched_spectral_function: an empty batch is empty") {
             .size() == 0);
 }
 
+TEST_CASE_TEMPLATE("batched_spectral_function: items near the ends of the range give the scaled results", T, float,
+                   double) {
+  // 2^±996 ≈ 1e±300 (2^±100 ≈ 1e±30 in float): the squares of such entries overflow or vanish,
+  // which stops an eigensolver before its first rotation unless the item is scaled first.
+  const int k = std::is_same_v<T, float> ? 100 : 996;
+  const double eps = std::numeric_limits<T>::epsilon();
+  gyre::Rng rng(31);
+  for (const int n : {2, 5, 13}) {  // 13: Eigen's solver behind the batched one
+    CAPTURE(n);
+    std::vector<Matrix<double>> items;
+    for (int b = 0; b < 5; ++b) items.push_back(with_spectrum(make_spectrum(Spectrum::kWell, n, rng), rng));
+    for (const int exponent : {k, -k}) {
+      CAPTURE(exponent);
+      const xt::xarray<T> x = xt::cast<T>(pack(items)) * std::ldexp(T(1), exponent);
+      const auto result = gyre::linalg::batched_spectral_function(x, Sqrt{});
+      for (int b = 0; b < 5; ++b) {
+        CAPTURE(b);
+        const Vector<double> lambda =
+            Eigen::Map<const Vector<T>>(result.saved.values.data() + b * n, n).template cast<double>();
+        Vector<double> expected = Eigen::SelfAdjointEigenSolver<Matrix<double>>(items[b]).eigenvalues();
+        // Relative: λ ∈ [e^−1.5, e^1.5], so a backward stable λ is within 16·n·ε·‖X‖ ≤ 16·n·ε·e³·λ.
+        for (int i = 0; i < n; ++i) CHECK(std::abs(std::ldexp(lambda(i), -exponent) / expected(i) - 1) <= 16 * n * eps * 21);
+        // √(2ᵏ·X) = 2^(k/2)·√X, k even; the bound of the forward test, with the float ε.
+        const Matrix<double> value = unpack(result.value, b).template cast<double>() * std::ldexp(1.0, -exponent / 2);
+        CHECK(gap(value, reference_value(items[b], Sqrt{})) <= 16 * n * eps * (1 + value_condition(items[b], Sqrt{})));
+      }
+    }
+  }
+}
+
 TEST_CASE("batched_spectral_function: an output that is also the input gives the same values") {
   const auto [x, g] = well_batch_and_gradient(4, 5, 41);
   const auto fresh = gyre::linalg::batched_spectral_function(x, Log{});

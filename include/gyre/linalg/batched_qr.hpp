@@ -31,6 +31,8 @@
 //            of Householder QR (columnwise, Higham 2002, Thm 19.4) of the span of the columns
 //            before it; then Q's column k is rounding noise and ∂L/∂A does not exist. Shapes
 //            are always checked. Errors name the item and the column.
+//  Range     each item is scaled by a power of two (exactly) before it is factorised, so entries
+//            anywhere in the normal range work (Householder vectors square them).
 //  Conditioning  backward divides by R: its error grows like κ(A)·ε.
 // ============================================================================================
 

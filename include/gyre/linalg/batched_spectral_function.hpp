@@ -31,6 +31,8 @@
 //  Checks    (on unless gyre::ChecksOff) every item finite and symmetric to √ε relative to its
 //            largest entry; for Log, Power, Sqrt and InverseSqrt every eigenvalue > 0; f(λ)
 //            finite (Exp of λ > 709 overflows). Shapes are always checked. Errors name the item.
+//  Range     each item is scaled by a power of two (exactly) before it is decomposed, so entries
+//            anywhere in the normal range work (the solver's stopping test squares them).
 //  Scalars   float and double, with every functor above (instantiated in the library).
 // ============================================================================================
 
