@@ -147,7 +147,8 @@ void batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
   const int p = static_cast<int>(qr.q.shape()[2]);
   require_shape(kBackward, "gradient with respect to Q", grad_q, count, n, p);
   if (grad_r != nullptr) require_shape(kBackward, "gradient with respect to R", *grad_r, count, p, p);
-  if (checks_enabled()) {
+  const bool checks = checks_enabled();
+  if (checks) {
     require_finite(kBackward, "gradient with respect to Q", grad_q, n, p);
     if (grad_r != nullptr) require_finite(kBackward, "gradient with respect to R", *grad_r, p, p);
   }
@@ -166,6 +167,11 @@ void batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
       Tall z = g + multiply<Tall>(q, w);
       // Z·R⁻ᵀ: the solve of X·Rᵀ = Z, Rᵀ lower triangular.
       r.template triangularView<Eigen::Upper>().transpose().template solveInPlace<Eigen::OnTheRight>(z);
+      // Finite factors and gradients can still give an infinite ∂L/∂A: R⁻ᵀ of an A near 1e-300.
+      if (checks && !z.allFinite()) {
+        throw DomainError(kBackward, "∂L/∂A of " + item_string(i) + " overflows (smallest Rₖₖ)",
+                          r.diagonal().minCoeff());
+      }
       item(grad_a, i, n, p) = z;
     });
   });

@@ -1,5 +1,6 @@
 #include "gyre/linalg/batched_spectral_function.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -90,7 +91,7 @@ void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForwa
   const int n = static_cast<int>(x.shape()[1]);
   const auto count = static_cast<std::ptrdiff_t>(x.shape()[0]);
   const bool checks = checks_enabled();
-  if (checks) check_symmetric_items(x, n);
+  if (checks && n > 0) check_symmetric_items(x, n);
 
   SpectralSaved<T>& saved = out.saved;
   // resize keeps the storage when the shape is unchanged: no fresh pages to fault in.
@@ -98,6 +99,7 @@ void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForwa
   saved.values.resize({x.shape()[0], x.shape()[1]});
   saved.mapped.resize({x.shape()[0], x.shape()[1]});
   out.value.resize(x.shape());
+  if (n == 0) return;  // f of a 0×0 matrix is 0×0: nothing to decompose, and no λ₀ to check
   // Each item scaled by 2⁻ᵉ into out.value, which is free until the last step writes Y there: the
   // solver's stopping test squares entries (see scale_exponent). U is unchanged, λ scales back.
   parallel_for(count, [&](std::ptrdiff_t i) {
@@ -129,7 +131,7 @@ void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForwa
       const ConstItem<T> u = item(std::as_const(saved.vectors), i, n, n);
       const Work scaled = u * Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>(mapped, n).asDiagonal();
       const Work y = multiply<Work>(scaled, u.transpose());
-      item(out.value, i, n, n) = (y + y.transpose()) / T(2);
+      item(out.value, i, n, n) = T(0.5) * y + T(0.5) * y.transpose();  // halves first: Y may be near overflow
     });
   });
 }
@@ -155,7 +157,8 @@ void batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& 
   }
   const int n = static_cast<int>(saved.vectors.shape()[1]);
   const auto count = static_cast<std::ptrdiff_t>(saved.vectors.shape()[0]);
-  if (checks_enabled()) {
+  const bool checks = checks_enabled();
+  if (checks) {
     parallel_for(count, [&](std::ptrdiff_t i) {
       if (!item(grad_y, i, n, n).allFinite()) {
         throw DomainError(kBackward, "gradient of " + item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
@@ -163,6 +166,7 @@ void batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& 
     });
   }
   grad_x.resize(grad_y.shape());
+  if (n == 0) return;
   with_work_type<T>(n, [&](auto work) {
     using Work = decltype(work);
     parallel_for(count, [&](std::ptrdiff_t i) {
@@ -172,16 +176,25 @@ void batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& 
       const Work g_sym = (g + g.transpose()) / T(2);
       Work rotated = multiply<Work>(u.transpose(), multiply<Work>(g_sym, u));
       // K ∘ (Uᵀ·sym(G)·U), K symmetric: one divided difference per pair.
+      T largest_k = 0;
       for (int j = 0; j < n; ++j) {
-        rotated(j, j) *= f.divided(lambda[j], lambda[j]);
+        const T kjj = f.divided(lambda[j], lambda[j]);
+        largest_k = std::max(largest_k, std::abs(kjj));
+        rotated(j, j) *= kjj;
         for (int k = j + 1; k < n; ++k) {
           const T kjk = f.divided(lambda[j], lambda[k]);
+          largest_k = std::max(largest_k, std::abs(kjk));
           rotated(j, k) *= kjk;
           rotated(k, j) *= kjk;
         }
       }
       const Work d = multiply<Work>(multiply<Work>(u, rotated), u.transpose());
-      item(grad_x, i, n, n) = (d + d.transpose()) / T(2);
+      auto grad = item(grad_x, i, n, n);
+      grad = T(0.5) * d + T(0.5) * d.transpose();
+      // Finite λ and G can still give an infinite ∂L/∂X: Log′(1e-300) = 1e300 times a large G.
+      if (checks && !grad.allFinite()) {
+        throw DomainError(kBackward, "∂L/∂X of " + item_string(i) + " overflows (largest |f[λᵢ, λⱼ]|)", largest_k);
+      }
     });
   });
 }

@@ -317,6 +317,18 @@ TEST_CASE_TEMPLATE("batched_qr: items near the ends of the range give the scaled
   }
 }
 
+TEST_CASE("batched_qr: items with no columns give empty factors") {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{4}}) {
+    CAPTURE(n);
+    const xt::xarray<double> a = xt::xarray<double>::from_shape({3, n, 0});
+    const auto qr = gyre::linalg::batched_qr(a);
+    CHECK(qr.q.shape() == a.shape());
+    CHECK(qr.r.shape() == xt::xarray<double>::shape_type{3, 0, 0});
+    CHECK(gyre::linalg::batched_qr_backward(qr, a).shape() == a.shape());
+    CHECK(gyre::linalg::batched_qr_backward(qr, a, qr.r).shape() == a.shape());
+  }
+}
+
 TEST_CASE("batched_qr: an output that is also an input gives the same values") {
   const auto [a, gq, gr] = random_problem(4, 6, 3, 47);
   const auto fresh = gyre::linalg::batched_qr(a);
@@ -336,4 +348,19 @@ TEST_CASE("batched_qr: an output that is also an input gives the same values") {
   auto factors = fresh;
   gyre::linalg::batched_qr_backward(factors, gq, &gr, factors.r);
   CHECK(factors.r == fresh_grad);
+}
+
+TEST_CASE("batched_qr: backward names an overflowing ∂L/∂A") {
+  // A = 1e-300·I: R⁻ᵀ = 1e300·I, and ∂L/∂Q = 1e10 below the diagonal gives 1e310, which is no double.
+  xt::xarray<double> a = xt::zeros<double>({2, 2, 2});
+  a(0, 0, 0) = a(0, 1, 1) = 1;
+  a(1, 0, 0) = a(1, 1, 1) = 1e-300;
+  const auto qr = gyre::linalg::batched_qr(a);
+  xt::xarray<double> g = xt::zeros<double>({2, 2, 2});
+  g(1, 1, 0) = 1e10;
+  CHECK_THROWS_WITH_AS((void)gyre::linalg::batched_qr_backward(qr, g),
+                       "gyre::batched_qr_backward: ∂L/∂A of item 1 overflows (smallest Rₖₖ) (1e-300)", gyre::DomainError);
+  g(1, 1, 0) = 1e-10;  // 1e290: large and finite, and right
+  const double grad = gyre::linalg::batched_qr_backward(qr, g)(1, 1, 0);
+  CHECK(std::abs(grad / 1e290 - 1) <= 8 * kEps);  // relative; Q = I, a few roundings of G·R⁻ᵀ
 }

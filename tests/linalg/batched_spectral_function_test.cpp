@@ -592,6 +592,16 @@ TEST_CASE_TEMPLATE("batched_spectral_function: items near the ends of the range 
   }
 }
 
+TEST_CASE("batched_spectral_function: 0×0 items give 0×0 results") {
+  const xt::xarray<double> x = xt::xarray<double>::from_shape({3, 0, 0});
+  const auto forward = gyre::linalg::batched_spectral_function(x, Log{});  // no eigenvalue to be ≤ 0
+  CHECK(forward.value.shape() == x.shape());
+  CHECK(forward.saved.vectors.shape() == x.shape());
+  CHECK(forward.saved.values.shape() == xt::xarray<double>::shape_type{3, 0});
+  CHECK(forward.saved.mapped.shape() == xt::xarray<double>::shape_type{3, 0});
+  CHECK(gyre::linalg::batched_spectral_function_backward(forward.saved, Log{}, x).shape() == x.shape());
+}
+
 TEST_CASE("batched_spectral_function: an output that is also the input gives the same values") {
   const auto [x, g] = well_batch_and_gradient(4, 5, 41);
   const auto fresh = gyre::linalg::batched_spectral_function(x, Log{});
@@ -614,4 +624,21 @@ TEST_CASE("batched_spectral_function: an output that is also the input gives the
   auto saved = fresh.saved;
   gyre::linalg::batched_spectral_function_backward(saved, Log{}, g, saved.values);
   CHECK(saved.values == fresh_grad);
+}
+
+TEST_CASE("batched_spectral_function: backward names an overflowing ∂L/∂X") {
+  // Log′(1e-300) = 1e300: a gradient of 1e10 on that direction gives 1e310, which is no double.
+  xt::xarray<double> x = xt::zeros<double>({2, 2, 2});
+  x(0, 0, 0) = x(0, 1, 1) = x(1, 0, 0) = 1;
+  x(1, 1, 1) = 1e-300;
+  const auto forward = gyre::linalg::batched_spectral_function(x, Log{});
+  xt::xarray<double> g = xt::zeros<double>({2, 2, 2});
+  g(1, 1, 1) = 1e10;
+  CHECK_THROWS_WITH_AS((void)gyre::linalg::batched_spectral_function_backward(forward.saved, Log{}, g),
+                       "gyre::batched_spectral_function_backward: ∂L/∂X of item 1 overflows (largest |f[λᵢ, λⱼ]|) "
+                       "(1e+300)",
+                       gyre::DomainError);
+  g(1, 1, 1) = 1e-10;  // 1e290: large and finite, and right
+  const double grad = gyre::linalg::batched_spectral_function_backward(forward.saved, Log{}, g)(1, 1, 1);
+  CHECK(std::abs(grad / 1e290 - 1) <= 8 * kEps);  // relative; U is a permutation, a few roundings of K·G
 }

@@ -29,8 +29,9 @@
 //  Checks    (on unless gyre::ChecksOff) every item finite and of full column rank: column k of
 //            an item counts as dependent when |Rₖₖ| ≤ n·ε·‖aₖ‖, i.e. within the backward error
 //            of Householder QR (columnwise, Higham 2002, Thm 19.4) of the span of the columns
-//            before it; then Q's column k is rounding noise and ∂L/∂A does not exist. Shapes
-//            are always checked. Errors name the item and the column.
+//            before it; then Q's column k is rounding noise and ∂L/∂A does not exist. Backward:
+//            the gradients and ∂L/∂A finite (R⁻ᵀ of a tiny A can overflow). Shapes are always
+//            checked. Errors name the item and the column.
 //  Range     each item is scaled by a power of two (exactly) before it is factorised, so entries
 //            anywhere in the normal range work (Householder vectors square them).
 //  Conditioning  backward divides by R: its error grows like κ(A)·ε.

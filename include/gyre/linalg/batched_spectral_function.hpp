@@ -30,7 +30,8 @@
 //            eigenvalues ascending; vectors: (B, n, n), the eigenvectors as columns.
 //  Checks    (on unless gyre::ChecksOff) every item finite and symmetric to √ε relative to its
 //            largest entry; for Log, Power, Sqrt and InverseSqrt every eigenvalue > 0; f(λ)
-//            finite (Exp of λ > 709 overflows). Shapes are always checked. Errors name the item.
+//            finite (Exp of λ > 709 overflows); backward, ∂L/∂Y and ∂L/∂X finite (Log′ of λ = 1e-300
+//            is 1e300). Shapes are always checked. Errors name the item.
 //  Range     each item is scaled by a power of two (exactly) before it is decomposed, so entries
 //            anywhere in the normal range work (the solver's stopping test squares them).
 //  Scalars   float and double, with every functor above (instantiated in the library).
