@@ -25,6 +25,9 @@ inline const char* const kDistSymmetric = "dist(x, y) = dist(y, x)";
 inline const char* const kTransportTangent = "transport lands in T_y";
 inline const char* const kTransportIsometry = "transport keeps ⟨u, w⟩";
 inline const char* const kTransportVelocity = "transport(x, y, log(x, y)) = −log(y, x)";
+// Instead of the isometry and velocity laws, for a transport by projection (kTransportIsProjection):
+inline const char* const kTransportIdentity = "transport(x, x, w) = w";
+inline const char* const kTransportShrinks = "‖transport(x, y, w)‖ ≤ ‖w‖";
 inline const char* const kRetractOnManifold = "retract(x, v) is a point";
 inline const char* const kProjectIdempotent = "project(x, v) = v on T_x";
 inline const char* const kRgradTangent = "egrad_to_rgrad(x, G) lies in T_x";
@@ -38,6 +41,38 @@ struct ManifoldLawOptions {
   /// enough that exp stays well conditioned on spaces where it is a global diffeomorphism.
   double max_tangent_norm = 0;
 };
+
+// Optional flags a geometry may declare as static constexpr bool members (absent means false).
+// They replace laws the geometry cannot obey by the ones it does; every other geometry is checked
+// against the full list of gyre/core/manifold.hpp.
+//   kTransportIsProjection  transport(x, y, v) is a vector transport by projection onto T_y, not
+//                           parallel transport (Stiefel's embedded metric has no closed-form
+//                           parallel transport). Checked instead of kTransportIsometry and
+//                           kTransportVelocity: transport lands in T_y, transport(x, x, w) = w, and
+//                           ‖transport(x, y, w)‖_y ≤ ‖w‖ₓ.
+//   kLogIsLocal             log(x, y) and dist(x, y) are computed only for dist(x, y) <
+//                           injectivity_radius() and throw beyond (a numerical log that cannot
+//                           certify a longer geodesic as minimising, on a space whose diameter
+//                           exceeds its injectivity radius: Stiefel). The far partner y of the
+//                           exp∘log and dist laws is then drawn inside that ball.
+
+/// Whether M declares that its transport is a projection (M::kTransportIsProjection).
+template <class M, class = void>
+struct transport_is_projection : std::false_type {};
+template <class M>
+struct transport_is_projection<M, std::void_t<decltype(M::kTransportIsProjection)>>
+    : std::bool_constant<M::kTransportIsProjection> {};
+template <class M>
+inline constexpr bool transport_is_projection_v = transport_is_projection<M>::value;
+
+/// Whether M declares that its log and dist are defined only inside the injectivity radius
+/// (M::kLogIsLocal).
+template <class M, class = void>
+struct log_is_local : std::false_type {};
+template <class M>
+struct log_is_local<M, std::void_t<decltype(M::kLogIsLocal)>> : std::bool_constant<M::kLogIsLocal> {};
+template <class M>
+inline constexpr bool log_is_local_v = log_is_local<M>::value;
 
 namespace detail {
 
@@ -98,10 +133,15 @@ LawReport manifold_laws(const M& m, const std::vector<std::uint64_t>& seeds, Man
       // random points may land near the cut locus.
       const auto y = m.exp(x, v);
       // A random partner in x's component: spaces with several components (O(n), E(2)) put
-      // dist = +∞ between them, where log is undefined by design.
+      // dist = +∞ between them, where log is undefined by design. Where log is defined only inside
+      // the injectivity radius (kLogIsLocal), a random point of that ball around x instead.
       auto y_far = m.random_point(rng);
-      for (int redraw = 0; redraw < 64 && !std::isfinite(static_cast<double>(m.dist(x, y_far))); ++redraw) {
-        y_far = m.random_point(rng);
+      if constexpr (log_is_local_v<M>) {
+        y_far = m.exp(x, detail::tangent_with_norm_below(m, x, bound, rng));
+      } else {
+        for (int redraw = 0; redraw < 64 && !std::isfinite(static_cast<double>(m.dist(x, y_far))); ++redraw) {
+          y_far = m.random_point(rng);
+        }
       }
       const auto u = m.random_tangent(x, rng);
       const auto w = m.random_tangent(x, rng);
@@ -121,11 +161,21 @@ LawReport manifold_laws(const M& m, const std::vector<std::uint64_t>& seeds, Man
       const auto pu = m.transport(x, y, u);
       const auto pw = m.transport(x, y, w);
       report.record(law, detail::relative_gap(m.project(y, pw), pw), seed);
-      law = law::kTransportIsometry;
-      const double scale = std::max(1.0, static_cast<double>(m.norm(x, u) * m.norm(x, w)));
-      report.record(law, std::abs(static_cast<double>(m.inner(y, pu, pw) - m.inner(x, u, w))) / scale, seed);
-      law = law::kTransportVelocity;
-      report.record(law, detail::relative_gap(m.transport(x, y, m.log(x, y)), -m.log(y, x)), seed);
+      if constexpr (transport_is_projection_v<M>) {
+        // A projection is neither an isometry nor parallel along the geodesic; it is the identity
+        // on T_x and never lengthens a vector.
+        law = law::kTransportIdentity;
+        report.record(law, detail::relative_gap(m.transport(x, x, w), w), seed);
+        law = law::kTransportShrinks;
+        const double length = static_cast<double>(m.norm(x, w));
+        report.record(law, std::max(0.0, static_cast<double>(m.norm(y, pw)) - length) / std::max(1.0, length), seed);
+      } else {
+        law = law::kTransportIsometry;
+        const double scale = std::max(1.0, static_cast<double>(m.norm(x, u) * m.norm(x, w)));
+        report.record(law, std::abs(static_cast<double>(m.inner(y, pu, pw) - m.inner(x, u, w))) / scale, seed);
+        law = law::kTransportVelocity;
+        report.record(law, detail::relative_gap(m.transport(x, y, m.log(x, y)), -m.log(y, x)), seed);
+      }
 
       law = law::kRetractOnManifold;
       m.check_point(m.retract(x, v));
