@@ -125,3 +125,5 @@
 #include "gyre/geometries/stereographic/curvature_functions.hpp"
 #include "gyre/geometries/stereographic/model_conversions.hpp"
 #include "gyre/geometries/stereographic/stereographic.hpp"
+#include "gyre/geometries/stiefel/stiefel.hpp"
+#include "gyre/geometries/stiefel/stiefel_detail.hpp"
