@@ -36,6 +36,8 @@ AnyManifold wrap_manifold(const std::string& name, Space space) {
 [[nodiscard]] AnyManifold make_constant_curvature_space(const std::string& name, const SpaceParams& params);
 /// `grassmann` (n, p).
 [[nodiscard]] AnyManifold make_grassmann_space(const std::string& name, const SpaceParams& params);
+/// `stiefel` (n, p).
+[[nodiscard]] AnyManifold make_stiefel_space(const std::string& name, const SpaceParams& params);
 /// `glp`, `sl` (n, scale) and `lorentz` (max_rapidity).
 [[nodiscard]] AnyManifold make_matrix_group_space(const std::string& name, const SpaceParams& params);
 

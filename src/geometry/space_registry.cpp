@@ -59,6 +59,11 @@ const std::vector<SpaceInfo>& registered_spaces() {
        "the Grassmannian Gr(n, p), points n×p orthonormal bases, dist = √(Σθᵢ²) over the principal angles",
        {"n", "p"},
        {{"n", 5}, {"p", 2}}},
+      {"stiefel",
+       "the Stiefel manifold St(n, p) of orthonormal n×p frames, Euclidean metric tr(UᵀV); log by shooting, "
+       "defined within the injectivity radius π; transport by projection",
+       {"n", "p"},
+       {{"n", 5}, {"p", 2}}},
       {"correlation",
        "full-rank correlation matrices Cor⁺(n), poly-Poincaré-ball Cholesky metric and gyro structure (GyroBN)",
        {"n"},
@@ -87,6 +92,7 @@ AnyManifold make_space(const std::string& name, const SpaceParams& params) {
   if (name == "spd") return detail::make_spd_space(name, params);
   if (name == "stereographic" || name == "hyperboloid" || name == "correlation") return detail::make_constant_curvature_space(name, params);
   if (name == "grassmann") return detail::make_grassmann_space(name, params);
+  if (name == "stiefel") return detail::make_stiefel_space(name, params);
   if (name == "glp" || name == "sl" || name == "lorentz") return detail::make_matrix_group_space(name, params);
   throw DomainError("make_space", "unknown space", name);
 }

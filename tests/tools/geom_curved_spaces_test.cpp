@@ -1,5 +1,6 @@
-// gyre geom serving issue 5's spaces: SPD metrics chosen by word, GBW's matrix parameter, the gyro
-// operations, the matrix groups, and their errors — each answer checked against a closed form.
+// gyre geom serving issue 5's spaces and the Stiefel manifold: SPD metrics chosen by word, GBW's
+// matrix parameter, the gyro operations, the matrix groups, St(n, p), and their errors — each answer
+// checked against a closed form.
 #include "geom_command.hpp"
 
 #include <doctest/doctest.h>
@@ -90,4 +91,42 @@ TEST_CASE("geom matrix groups: Lorentz acts on 4-vectors, GL⁺ refuses a missin
   const json grassmann = ask({{"space", "grassmann"}, {"params", {{"n", 3}, {"p", 1}}}, {"op", "dist"},
                               {"args", {{{1}, {0}, {0}}, {{std::cos(0.3)}, {std::sin(0.3)}, {0}}}}});
   CHECK(grassmann["result"].get<double>() == doctest::Approx(0.3).epsilon(1e-15));
+}
+
+TEST_CASE("geom stiefel: one column on a great circle is a geodesic, and a far log is a typed error") {
+  // X = [e₁, e₂] in ℝ³; Y turns the first column by 0.3 towards e₃ and keeps the second. The velocity
+  // [0.3·e₃, 0] is tangent (XᵀU = 0) and its geodesic moves each column on a great circle, so
+  // dist = 0.3 and log = [0.3·e₃, 0] (no path is shorter: each column must turn by its angle).
+  const json params = {{"n", 3}, {"p", 2}};
+  const double c = std::cos(0.3), s = std::sin(0.3);
+  const json x = {{1, 0}, {0, 1}, {0, 0}};
+  const json y = {{c, 0}, {0, 1}, {s, 0}};
+  const json u = {{0, 0}, {0, 0}, {0.3, 0}};
+  const auto ask_stiefel = [&](const char* op, const json& args) {
+    return ask({{"space", "stiefel"}, {"params", params}, {"op", op}, {"args", args}});
+  };
+  // The shooting converges to rounding: a few ε, relative.
+  CHECK(ask_stiefel("dist", {x, y})["result"].get<double>() == doctest::Approx(0.3).epsilon(1e-14));
+  const json log = ask_stiefel("log", {x, y});
+  REQUIRE(log["result"].size() == 3);
+  CHECK(log["result"][2][0].get<double>() == doctest::Approx(0.3).epsilon(1e-14));
+  for (const auto& [row, col] : {std::pair{0, 0}, std::pair{0, 1}, std::pair{1, 0}, std::pair{1, 1}, std::pair{2, 1}}) {
+    CHECK(std::abs(log["result"][row][col].get<double>()) <= 1e-15);
+  }
+  const json exp = ask_stiefel("exp", {x, u});
+  CHECK(exp["result"][0][0].get<double>() == doctest::Approx(c).epsilon(1e-15));
+  CHECK(exp["result"][2][0].get<double>() == doctest::Approx(s).epsilon(1e-15));
+  // Transport is the projection onto T_Y: u at Y loses its component along Y's first column.
+  const json moved = ask_stiefel("transport", {x, y, u});
+  CHECK(moved["result"][2][0].get<double>() == doctest::Approx(0.3 * c * c).epsilon(1e-15));
+  CHECK(moved["result"][0][0].get<double>() == doctest::Approx(-0.3 * s * c).epsilon(1e-15));
+  // −X is √2·π away, beyond the injectivity radius π: the shooting cannot converge.
+  const json far = ask_stiefel("log", {x, {{-1, 0}, {0, -1}, {0, 0}}});
+  CHECK(error_type(far) == "ConvergenceError");
+  CHECK(far["error"]["message"].get<std::string>().find("gyre::Stiefel::log: the shooting") == 0);
+  CHECK(error_type(ask_stiefel("dist", {x, {{1, 0}, {0, 2}, {0, 0}}})) == "DomainError");
+  // p > n is no Stiefel manifold: the space itself refuses, naming the constructor.
+  const json wide = ask({{"space", "stiefel"}, {"params", {{"n", 2}, {"p", 3}}}, {"op", "dist"}, {"args", {x, x}}});
+  CHECK(error_type(wide) == "DomainError");
+  CHECK(wide["error"]["message"].get<std::string>().find("gyre::Stiefel::Stiefel: needs 1 ≤ p ≤ n") == 0);
 }
