@@ -63,7 +63,7 @@ void require_shape(const char* function, const char* what, const xt::xarray<T>& 
 
 template <class T>
 void require_finite(const char* function, const char* what, const xt::xarray<T>& a, int rows, int cols) {
-  parallel_for(static_cast<std::ptrdiff_t>(a.shape()[0]), [&](std::ptrdiff_t i) {
+  parallel_for(static_cast<std::ptrdiff_t>(a.shape()[0]), 2.0 * rows * cols, [&](std::ptrdiff_t i) {
     if (!item(a, i, rows, cols).allFinite()) {
       throw DomainError(function, std::string(what) + " of " + item_string(i) + " has a non-finite entry (NaN or Inf)",
                         "NaN/Inf");
@@ -98,7 +98,7 @@ void batched_qr(const xt::xarray<T>& a, BatchedQr<T>& out) {
   with_work_types<T>(n, p, [&](auto tall, auto square) {
     using Tall = decltype(tall);
     using Square = decltype(square);
-    parallel_for(count, [&](std::ptrdiff_t i) {
+    parallel_for(count, 8.0 * n * p * p, [&](std::ptrdiff_t i) {
       // Factorised scaled by 2⁻ᵉ (exact; see scale_exponent): A = Q·(2ᵉ·R̂) when 2⁻ᵉ·A = Q·R̂.
       const int e = scale_exponent(item(a, i, n, p));
       const Tall ai = times_power_of_two(item(a, i, n, p), -e);
@@ -156,7 +156,7 @@ void batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
   with_work_types<T>(n, p, [&](auto tall, auto square) {
     using Tall = decltype(tall);
     using Square = decltype(square);
-    parallel_for(static_cast<std::ptrdiff_t>(count), [&](std::ptrdiff_t i) {
+    parallel_for(static_cast<std::ptrdiff_t>(count), 8.0 * n * p * p, [&](std::ptrdiff_t i) {
       const auto q = item(qr.q, i, n, p);
       const auto r = item(qr.r, i, p, p);
       const auto g = item(grad_q, i, n, p);

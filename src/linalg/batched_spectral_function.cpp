@@ -62,7 +62,7 @@ void check_parameters(const F& f) {
 // W·X·Wᵀ leave is a few ε; anything near √ε is not a symmetric matrix).
 template <class T>
 void check_symmetric_items(const xt::xarray<T>& x, int n) {
-  parallel_for(static_cast<std::ptrdiff_t>(x.shape()[0]), [&](std::ptrdiff_t i) {
+  parallel_for(static_cast<std::ptrdiff_t>(x.shape()[0]), 4.0 * n * n, [&](std::ptrdiff_t i) {
     const ConstItem<T> xi = item(x, i, n, n);
     if (!xi.allFinite()) throw DomainError(kForward, item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
     const T scale = xi.cwiseAbs().maxCoeff();
@@ -102,7 +102,7 @@ void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForwa
   if (n == 0) return;  // f of a 0×0 matrix is 0×0: nothing to decompose, and no λ₀ to check
   // Each item scaled by 2⁻ᵉ into out.value, which is free until the last step writes Y there: the
   // solver's stopping test squares entries (see scale_exponent). U is unchanged, λ scales back.
-  parallel_for(count, [&](std::ptrdiff_t i) {
+  parallel_for(count, 8.0 * n * n * n, [&](std::ptrdiff_t i) {
     const ConstItem<T> xi = item(x, i, n, n);
     item(out.value, i, n, n) = times_power_of_two(xi, -scale_exponent(xi));
   });
@@ -110,7 +110,7 @@ void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForwa
 
   with_work_type<T>(n, [&](auto work) {
     using Work = decltype(work);
-    parallel_for(count, [&](std::ptrdiff_t i) {
+    parallel_for(count, 8.0 * n * n * n, [&](std::ptrdiff_t i) {
       T* lambda = saved.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
       const int e = scale_exponent(item(x, i, n, n));
       for (int k = 0; k < n; ++k) lambda[k] = std::scalbn(lambda[k], e);
@@ -159,7 +159,7 @@ void batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& 
   const auto count = static_cast<std::ptrdiff_t>(saved.vectors.shape()[0]);
   const bool checks = checks_enabled();
   if (checks) {
-    parallel_for(count, [&](std::ptrdiff_t i) {
+    parallel_for(count, 8.0 * n * n * n, [&](std::ptrdiff_t i) {
       if (!item(grad_y, i, n, n).allFinite()) {
         throw DomainError(kBackward, "gradient of " + item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
       }
@@ -169,7 +169,7 @@ void batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& 
   if (n == 0) return;
   with_work_type<T>(n, [&](auto work) {
     using Work = decltype(work);
-    parallel_for(count, [&](std::ptrdiff_t i) {
+    parallel_for(count, 8.0 * n * n * n, [&](std::ptrdiff_t i) {
       const T* lambda = saved.values.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
       const ConstItem<T> u = item(saved.vectors, i, n, n);
       const ConstItem<T> g = item(grad_y, i, n, n);

@@ -279,7 +279,7 @@ void batched_symmetric_eigen(int n, std::ptrdiff_t count, const T* matrices, T* 
   const std::size_t item = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   if (n > kMaxBatchedJacobiSize) {
     // Q·eig(QᵀAQ) = eig(A) for orthogonal Q: the warm start only speeds up the Jacobi kernel.
-    parallel_for(count, [&](std::ptrdiff_t i) {
+    parallel_for(count, 30.0 * n * n * n, [&](std::ptrdiff_t i) {
       eigen_fallback(n, matrices + static_cast<std::size_t>(i) * item,
                      values + static_cast<std::size_t>(i) * static_cast<std::size_t>(n),
                      vectors != nullptr ? vectors + static_cast<std::size_t>(i) * item : nullptr);
@@ -289,7 +289,7 @@ void batched_symmetric_eigen(int n, std::ptrdiff_t count, const T* matrices, T* 
   constexpr int kLanes = Group<T>::kLanes;
   const Schedule schedule = make_schedule(n + n % 2);
   const std::ptrdiff_t groups = (count + kLanes - 1) / kLanes;
-  parallel_for(groups, [&](std::ptrdiff_t group) {
+  parallel_for(groups, 30.0 * kLanes * n * n * n, [&](std::ptrdiff_t group) {
     // One group's workspace: 4·12² lanes, 18 KiB for doubles under AVX2; thread-local so that it
     // is allocated once per thread rather than once per group.
     thread_local Group<T> workspace;

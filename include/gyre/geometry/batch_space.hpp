@@ -15,6 +15,7 @@
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -140,7 +141,7 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
     require_same_shape("BatchSpace::transport", x, y);
     require_same_shape("BatchSpace::transport", x, v);
     Array out = Array::from_shape(x.shape());
-    parallel_for(static_cast<std::ptrdiff_t>(n), [&](std::ptrdiff_t i) {
+    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
       store(out, i, Tangent(space_.transport(item<Point>(x, i), item<Point>(y, i), item<Tangent>(v, i))));
     });
     return out;
@@ -150,7 +151,7 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
     require_same_shape("BatchSpace::inner", x, u);
     require_same_shape("BatchSpace::inner", x, v);
     Array out = Array::from_shape(leading_shape(x));
-    parallel_for(static_cast<std::ptrdiff_t>(n), [&](std::ptrdiff_t i) {
+    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
       out.data()[i] = space_.inner(item<Point>(x, i), item<Tangent>(u, i), item<Tangent>(v, i));
     });
     return out;
@@ -159,7 +160,7 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
     const std::size_t n = this->item_count("BatchSpace::dist", x);
     require_same_shape("BatchSpace::dist", x, y);
     Array out = Array::from_shape(leading_shape(x));
-    parallel_for(static_cast<std::ptrdiff_t>(n), [&](std::ptrdiff_t i) {
+    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
       out.data()[i] = space_.dist(item<Point>(x, i), item<Point>(y, i));
     });
     return out;
@@ -187,6 +188,13 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
 
   Shape leading_shape(const Array& x) const {
     return Shape(x.shape().begin(), x.shape().end() - static_cast<std::ptrdiff_t>(this->item_shape().size()));
+  }
+
+  // The rough cost of one item's operation: a few dozen matrix products or one decomposition of
+  // its points, 30·(entries)^{3/2} flops; parallel_for runs small batches serially below its threshold.
+  double item_work() const {
+    const double entries = static_cast<double>(item_size());
+    return 30.0 * entries * std::sqrt(entries);
   }
 
   std::size_t item_size() const {
@@ -224,7 +232,7 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
     const std::size_t n = this->item_count(where, a);
     require_same_shape(where, a, b);
     Array out = Array::from_shape(a.shape());
-    parallel_for(static_cast<std::ptrdiff_t>(n), [&](std::ptrdiff_t i) {
+    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
       store(out, i, Tangent(op(item<Point>(a, i), item<Second>(b, i))));
     });
     return out;
