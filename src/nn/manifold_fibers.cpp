@@ -15,8 +15,9 @@ TensorType spd_features(int n, int channels) {
 }
 
 TensorType grassmann_features(int n, int p, int channels) {
-  if (!(n >= 1 && p >= 1 && p <= n)) {
-    throw ShapeError("grassmann_features", "needs 1 <= p <= n", "n = " + std::to_string(n) + ", p = " + std::to_string(p));
+  if (!(p >= 1 && p < n)) {
+    // Gr(n, n) is a single point: the geometry (and so the fiber) needs p < n.
+    throw ShapeError("grassmann_features", "needs 1 <= p < n", "n = " + std::to_string(n) + ", p = " + std::to_string(p));
   }
   const std::string name = "Gr(" + std::to_string(n) + ", " + std::to_string(p) + ")";
   return TensorType(Base::kNone, ManifoldFiber::of<Grassmann>(channels, name, n, p));

@@ -11,6 +11,7 @@
 #include "basis_command.hpp"
 #include "check_command.hpp"
 #include "demo_command.hpp"
+#include "manifold_demo_command.hpp"
 #include "geom_command.hpp"
 #include "selfcheck_command.hpp"
 
@@ -22,6 +23,8 @@ constexpr const char* kUsage =
     "commands:\n"
     "  demo [--full] [--train N] [--test N] [--epochs E] [--out DIR]\n"
     "                                   train a C8-steerable and a plain CNN on rotated Fashion-MNIST\n"
+    "  demo spd|grassmann [--train N] [--test N] [--epochs E] [--out DIR]\n"
+    "                                   train an SPDNet on region covariances or a GrNet on image subspaces\n"
     "  selfcheck [--cases N] [--json PATH]  every geometry's law residuals on seeded cases\n"
     "  geom [--list]                    JSON-lines calculator: one request per stdin line, one reply per line\n"
     "  basis                            JSON-lines: dimension and rank of steerable kernel bases\n"
@@ -62,7 +65,38 @@ int selfcheck(int argc, char** argv) {
   return gyre::tools::run_selfcheck(options, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
 }
 
+int manifold_demo(gyre::tools::ManifoldDemo which, int argc, char** argv) {
+  gyre::tools::ManifoldDemoOptions options;
+  for (int i = 3; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto positive = [&](const char* what) {
+      const long v = i + 1 < argc ? std::strtol(argv[++i], nullptr, 10) : 0;
+      if (v < 1) throw std::invalid_argument(std::string("gyre demo: ") + what + " needs a positive integer");
+      return v;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (arg == "--train") {
+      options.train_images = static_cast<std::size_t>(positive("--train"));
+    } else if (arg == "--test") {
+      options.test_images = static_cast<std::size_t>(positive("--test"));
+    } else if (arg == "--epochs") {
+      options.epochs = static_cast<int>(positive("--epochs"));
+    } else if (arg == "--out" && i + 1 < argc) {
+      options.out_dir = argv[++i];
+    } else {
+      std::cerr << "gyre demo: unknown option " << arg << "\n" << kUsage;
+      return 2;
+    }
+  }
+  return gyre::tools::run_manifold_demo(which, options, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
+}
+
 int demo(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[2]) == "spd") return manifold_demo(gyre::tools::ManifoldDemo::kSpd, argc, argv);
+  if (argc > 2 && std::string(argv[2]) == "grassmann") return manifold_demo(gyre::tools::ManifoldDemo::kGrassmann, argc, argv);
   gyre::tools::DemoOptions options;
   for (int i = 2; i < argc; ++i) {
     if (std::string(argv[i]) == "--full") options = gyre::tools::DemoOptions::full();

@@ -81,7 +81,7 @@ GeometricTensor<double> spd_input(int n, int batch, gyre::Rng& rng) {
 
 }  // namespace
 
-TEST_CASE("Linear: y = W·x + b, torch's initialisation bounds, backward exact; Flatten reshapes both ways") {
+TEST_CASE("Linear: y = W·x + b, torch's initialisation bounds, backward exact — Flatten reshapes both ways") {
   for (std::uint64_t seed : gyre::test::seeds(5)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);

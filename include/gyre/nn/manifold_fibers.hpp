@@ -9,7 +9,7 @@ namespace gyre::nn {
 
 /// none × SPD(n)[channels]: data (B, channels, n, n).
 [[nodiscard]] TensorType spd_features(int n, int channels);
-/// none × Gr(n, p)[channels]: data (B, channels, n, p), orthonormal columns.
+/// none × Gr(n, p)[channels]: data (B, channels, n, p), orthonormal columns; ShapeError unless 1 ≤ p < n.
 [[nodiscard]] TensorType grassmann_features(int n, int p, int channels);
 /// none × ℝ^(rows×cols)[channels]: data (B, channels, rows, cols), plain matrices.
 [[nodiscard]] TensorType matrix_features(int rows, int cols, int channels);
