@@ -65,7 +65,7 @@ GeometricTensor<T> BiMap<T>::forward(const GeometricTensor<T>& input) {
       for (std::size_t i = 0; i < ci; ++i) {
         ConstMap<T> x_si(x + (static_cast<std::size_t>(s) * ci + i) * static_cast<std::size_t>(a * a), a, a);
         ConstMap<T> w_oi(w + (o * ci + i) * static_cast<std::size_t>(a * b), a, b);
-        y_so.noalias() += w_oi.transpose() * (x_si * w_oi);
+        y_so.noalias() += w_oi.transpose().lazyProduct(x_si.lazyProduct(w_oi).eval());
       }
       y_so = (T(0.5) * (y_so + y_so.transpose())).eval();  // exactly symmetric, as SPD checks expect
     }
@@ -108,7 +108,7 @@ GeometricTensor<T> BiMap<T>::backward(const GeometricTensor<T>& grad_output) {
       for (std::size_t o = 0; o < co; ++o) {
         ConstMap<T> w_oi(w + (o * ci + i) * ab, a, b);
         ConstMap<T> g_so(g + (su * co + o) * bb, b, b);
-        gx_si.noalias() += w_oi * (g_so * w_oi.transpose());
+        gx_si.noalias() += w_oi.lazyProduct(g_so.lazyProduct(w_oi.transpose()).eval());
       }
     }
   });
@@ -123,7 +123,7 @@ GeometricTensor<T> BiMap<T>::backward(const GeometricTensor<T>& grad_output) {
     for (std::size_t s = 0; s < batch; ++s) {
       ConstMap<T> x_si(x + (s * ci + i) * aa, a, a);
       ConstMap<T> g_so(g + (s * co + o) * bb, b, b);
-      sum.noalias() += x_si * (w_oi * g_so);
+      sum.noalias() += x_si.lazyProduct(w_oi.lazyProduct(g_so).eval());
     }
     MutableMap<T>(gw + ku * ab, a, b) += T(2) * sum;
   });

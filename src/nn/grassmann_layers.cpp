@@ -11,6 +11,9 @@
 
 namespace gyre::nn {
 
+// Items are a few dozen rows at most: lazyProduct (coefficient-wise loops) skips the packing and
+// zero-filling of Eigen's blocked GEMM, which cost more than the arithmetic here.
+
 namespace {
 
 using detail::ConstMap;
@@ -69,7 +72,7 @@ GeometricTensor<T> FRMap<T>::forward(const GeometricTensor<T>& input) {
   const auto np = static_cast<std::size_t>(n_ * p_);
   const auto mp = static_cast<std::size_t>(m_ * p_);
   const auto mn = static_cast<std::size_t>(m_ * n_);
-  xt::xarray<T> y = xt::zeros<T>({batch, c * k, static_cast<std::size_t>(m_), static_cast<std::size_t>(p_)});
+  xt::xarray<T> y = xt::xarray<T>::from_shape({batch, c * k, static_cast<std::size_t>(m_), static_cast<std::size_t>(p_)});  // every item written
   const T* x = input.data.data();
   const T* w = weight_.value.data();
   T* out = y.data();
@@ -79,7 +82,7 @@ GeometricTensor<T> FRMap<T>::forward(const GeometricTensor<T>& input) {
       ConstMap<T> x_sc(x + (su * c + ci) * np, n_, p_);
       for (std::size_t f = 0; f < k; ++f) {
         ConstMap<T> w_cf(w + (ci * k + f) * mn, m_, n_);
-        MutableMap<T>(out + (su * c * k + ci * k + f) * mp, m_, p_).noalias() = w_cf * x_sc;
+        MutableMap<T>(out + (su * c * k + ci * k + f) * mp, m_, p_).noalias() = w_cf.lazyProduct(x_sc);
       }
     }
   });
@@ -112,7 +115,7 @@ GeometricTensor<T> FRMap<T>::backward(const GeometricTensor<T>& grad_output) {
       MutableMap<T> gx_sc(gx + (su * c + ci) * np, n_, p_);
       for (std::size_t f = 0; f < k; ++f) {
         ConstMap<T> w_cf(w + (ci * k + f) * mn, m_, n_);
-        gx_sc.noalias() += w_cf.transpose() * ConstMap<T>(g + (su * c * k + ci * k + f) * mp, m_, p_);
+        gx_sc.noalias() += w_cf.transpose().lazyProduct(ConstMap<T>(g + (su * c * k + ci * k + f) * mp, m_, p_));
       }
     }
   });
@@ -122,7 +125,7 @@ GeometricTensor<T> FRMap<T>::backward(const GeometricTensor<T>& grad_output) {
     const std::size_t ci = ju / k;
     RowMatrix<T> sum = RowMatrix<T>::Zero(m_, n_);
     for (std::size_t s = 0; s < batch; ++s) {
-      sum.noalias() += ConstMap<T>(g + (s * c * k + ju) * mp, m_, p_) * ConstMap<T>(x + (s * c + ci) * np, n_, p_).transpose();
+      sum.noalias() += ConstMap<T>(g + (s * c * k + ju) * mp, m_, p_).lazyProduct(ConstMap<T>(x + (s * c + ci) * np, n_, p_).transpose());
     }
     MutableMap<T>(gw + ju * mn, m_, n_) += sum;
   });
@@ -182,14 +185,14 @@ GeometricTensor<T> ProjMap<T>::forward(const GeometricTensor<T>& input) {
   const std::size_t items = input.batch() * static_cast<std::size_t>(in_type_.channels());
   const auto mp = static_cast<std::size_t>(m_ * p_);
   const auto mm = static_cast<std::size_t>(m_ * m_);
-  xt::xarray<T> y = xt::zeros<T>({input.batch(), static_cast<std::size_t>(in_type_.channels()),
-                                  static_cast<std::size_t>(m_), static_cast<std::size_t>(m_)});
+  xt::xarray<T> y = xt::xarray<T>::from_shape({input.batch(), static_cast<std::size_t>(in_type_.channels()),
+                                               static_cast<std::size_t>(m_), static_cast<std::size_t>(m_)});  // every item written
   const T* x = input.data.data();
   T* out = y.data();
   parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)), [&](std::ptrdiff_t j) {
     const auto ju = static_cast<std::size_t>(j);
     ConstMap<T> x_j(x + ju * mp, m_, p_);
-    MutableMap<T>(out + ju * mm, m_, m_).noalias() = x_j * x_j.transpose();
+    MutableMap<T>(out + ju * mm, m_, m_).noalias() = x_j.lazyProduct(x_j.transpose());
   });
   inputs_.push(input.data);
   return GeometricTensor<T>(out_type_, std::move(y));
@@ -206,14 +209,14 @@ GeometricTensor<T> ProjMap<T>::backward(const GeometricTensor<T>& grad_output) {
   const std::size_t items = x_all.shape()[0] * x_all.shape()[1];
   const auto mp = static_cast<std::size_t>(m_ * p_);
   const auto mm = static_cast<std::size_t>(m_ * m_);
-  xt::xarray<T> grad_x = xt::zeros_like(x_all);
+  xt::xarray<T> grad_x = xt::xarray<T>::from_shape(x_all.shape());  // every item written
   const T* x = x_all.data();
   const T* g = grad_output.data.data();
   T* gx = grad_x.data();
   parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)), [&](std::ptrdiff_t j) {
     const auto ju = static_cast<std::size_t>(j);
     ConstMap<T> g_j(g + ju * mm, m_, m_);
-    MutableMap<T>(gx + ju * mp, m_, p_).noalias() = (g_j + g_j.transpose()) * ConstMap<T>(x + ju * mp, m_, p_);
+    MutableMap<T>(gx + ju * mp, m_, p_).noalias() = (g_j + g_j.transpose()).lazyProduct(ConstMap<T>(x + ju * mp, m_, p_));
   });
   inputs_.drop();
   return GeometricTensor<T>(in_type_, std::move(grad_x));
@@ -273,7 +276,7 @@ GeometricTensor<T> ProjPooling<T>::backward(const GeometricTensor<T>& grad_outpu
   const auto k = static_cast<std::size_t>(k_);
   const auto& shape = grad_output.data.shape();
   const std::size_t item = shape[2] * shape[3];
-  xt::xarray<T> grad = xt::zeros<T>({batch, out_channels * k, shape[2], shape[3]});
+  xt::xarray<T> grad = xt::xarray<T>::from_shape({batch, out_channels * k, shape[2], shape[3]});  // every entry written
   const T* g = grad_output.data.data();
   T* gx = grad.data();
   const T scale = T(1) / static_cast<T>(k);

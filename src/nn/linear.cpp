@@ -1,6 +1,8 @@
 #include "gyre/nn/linear.hpp"
 
 #include <cmath>
+
+#include <Eigen/Core>
 #include <functional>
 #include <numeric>
 
@@ -10,6 +12,11 @@
 namespace gyre::nn {
 
 namespace {
+
+template <class T>
+using Map = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+template <class T>
+using ConstMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
 
 TensorType scalars(int channels) { return TensorType(Base::kNone, EuclideanFiber{channels}); }
 
@@ -36,19 +43,14 @@ Linear<T>::Linear(int in, int out, bool bias, std::uint64_t seed)
 template <class T>
 GeometricTensor<T> Linear<T>::forward(const GeometricTensor<T>& input) {
   require_type("Linear::forward", in_type_, input.type);
-  const std::size_t batch = input.batch();
-  const std::size_t in = input.data.shape()[1];
-  const std::size_t out = weight_.value.shape()[0];
-  xt::xarray<T> y = xt::zeros<T>({batch, out});
-  const T* x = input.data.data();
-  const T* w = weight_.value.data();
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t o = 0; o < out; ++o) {
-      T sum = bias_ ? bias_->value(o) : T(0);
-      for (std::size_t i = 0; i < in; ++i) sum += w[o * in + i] * x[b * in + i];
-      y(b, o) = sum;
-    }
-  }
+  const auto batch = static_cast<Eigen::Index>(input.batch());
+  const auto in = static_cast<Eigen::Index>(input.data.shape()[1]);
+  const auto out = static_cast<Eigen::Index>(weight_.value.shape()[0]);
+  xt::xarray<T> y = xt::xarray<T>::from_shape({input.batch(), static_cast<std::size_t>(out)});
+  Map<T> y_map(y.data(), batch, out);
+  // Y = X·Wᵀ (+ b): one GEMM over the batch.
+  y_map.noalias() = ConstMap<T>(input.data.data(), batch, in) * ConstMap<T>(weight_.value.data(), out, in).transpose();
+  if (bias_) y_map.rowwise() += Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>>(bias_->value.data(), out);
   inputs_.push(input.data);
   return GeometricTensor<T>(out_type_, std::move(y));
 }
@@ -57,27 +59,20 @@ template <class T>
 GeometricTensor<T> Linear<T>::backward(const GeometricTensor<T>& grad_output) {
   require_type("Linear::backward", out_type_, grad_output.type);
   const xt::xarray<T>& x = inputs_.top("Linear::backward", describe());
-  const std::size_t batch = x.shape()[0];
-  if (grad_output.batch() != batch) {
-    throw ShapeError("Linear::backward", "grad_output must have the forward's batch size " + std::to_string(batch),
+  if (grad_output.batch() != x.shape()[0]) {
+    throw ShapeError("Linear::backward", "grad_output must have the forward's batch size " + std::to_string(x.shape()[0]),
                      grad_output.batch());
   }
-  const std::size_t in = x.shape()[1];
-  const std::size_t out = weight_.value.shape()[0];
-  const T* g = grad_output.data.data();
-  const T* w = weight_.value.data();
-  xt::xarray<T> grad_x = xt::zeros<T>({batch, in});
-  T* gw = weight_.grad.data();
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (std::size_t o = 0; o < out; ++o) {
-      const T go = g[b * out + o];
-      if (bias_) bias_->grad(o) += go;
-      for (std::size_t i = 0; i < in; ++i) {
-        gw[o * in + i] += go * x(b, i);
-        grad_x(b, i) += go * w[o * in + i];
-      }
-    }
+  const auto batch = static_cast<Eigen::Index>(x.shape()[0]);
+  const auto in = static_cast<Eigen::Index>(x.shape()[1]);
+  const auto out = static_cast<Eigen::Index>(weight_.value.shape()[0]);
+  const ConstMap<T> g(grad_output.data.data(), batch, out);
+  Map<T>(weight_.grad.data(), out, in).noalias() += g.transpose() * ConstMap<T>(x.data(), batch, in);
+  if (bias_) {
+    Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>(bias_->grad.data(), out) += g.colwise().sum();
   }
+  xt::xarray<T> grad_x = xt::xarray<T>::from_shape({x.shape()[0], x.shape()[1]});
+  Map<T>(grad_x.data(), batch, in).noalias() = g * ConstMap<T>(weight_.value.data(), out, in);
   inputs_.drop();
   return GeometricTensor<T>(in_type_, std::move(grad_x));
 }
