@@ -1,6 +1,7 @@
 #include "image_descriptors.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <Eigen/Core>
@@ -60,6 +61,11 @@ xt::xarray<float> region_covariances(const xt::xtensor<float, 4>& images) {
     mean /= count;
     Eigen::Matrix<double, d, d> covariance = second / count - mean * mean.transpose();
     covariance += (1e-4 * covariance.trace() / d + 1e-12) * Eigen::Matrix<double, d, d>::Identity();
+    // Pixels beyond ~1e19 give covariances beyond float's range: an error, never a silent ∞.
+    if (!(covariance.cwiseAbs().maxCoeff() <= static_cast<double>(std::numeric_limits<float>::max()))) {
+      throw DomainError("region_covariances", "the covariance of image " + std::to_string(k) + " exceeds float's range",
+                        covariance.cwiseAbs().maxCoeff());
+    }
     for (int i = 0; i < d; ++i) {
       for (int j = 0; j < d; ++j) out(k, 0, static_cast<std::size_t>(i), static_cast<std::size_t>(j)) = static_cast<float>(0.5 * (covariance(i, j) + covariance(j, i)));
     }
