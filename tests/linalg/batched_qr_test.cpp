@@ -89,7 +89,8 @@ Problem random_problem(int count, int n, int p, std::uint64_t seed) {
 
 TEST_CASE("batched_qr: Q orthonormal, R upper triangular with positive diagonal, QR = A, as in long double") {
   gyre::Rng rng(5150);
-  for (const auto& [n, p] : kSizes) {
+  for (const auto& size : kSizes) {
+    const int n = size.first, p = size.second;  // plain ints: clang 14 cannot capture structured bindings
     for (const bool scaled : {false, true}) {
       CAPTURE(n);
       CAPTURE(p);
@@ -128,7 +129,7 @@ TEST_CASE("batched_qr: backward equals central differences, with and without ∂
   for (const std::uint64_t seed : gyre::test::seeds(28)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);
-    const auto [n, p] = sizes[seed % sizes.size()];
+    const int n = sizes[seed % sizes.size()].first, p = sizes[seed % sizes.size()].second;
     CAPTURE(n);
     CAPTURE(p);
     const int count = 2;
@@ -176,7 +177,7 @@ TEST_CASE("batched_qr: float agrees with double") {
   for (const std::uint64_t seed : gyre::test::seeds(10)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);
-    const auto [n, p] = kSizes[seed % kSizes.size()];
+    const int n = kSizes[seed % kSizes.size()].first, p = kSizes[seed % kSizes.size()].second;
     CAPTURE(n);
     CAPTURE(p);
     const int count = 7;
@@ -301,7 +302,8 @@ TEST_CASE_TEMPLATE("batched_qr: items near the ends of the range give the scaled
   // so the factors are those of the unscaled items to the bit: Q the same, R scaled.
   const int k = std::is_same_v<T, float> ? 100 : 996;
   gyre::Rng rng(43);
-  for (const auto& [n, p] : {std::pair{4, 4}, std::pair{9, 3}, std::pair{70, 5}}) {  // 70: heap matrices
+  for (const auto& size : {std::pair{4, 4}, std::pair{9, 3}, std::pair{70, 5}}) {  // 70: heap matrices
+    const int n = size.first, p = size.second;
     CAPTURE(n);
     CAPTURE(p);
     std::vector<Matrix<double>> items;
