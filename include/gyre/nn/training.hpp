@@ -12,7 +12,6 @@
 
 #include <xtensor/xtensor.hpp>
 
-#include "gyre/io/idx.hpp"
 #include "gyre/nn/module.hpp"
 
 namespace gyre::nn {
