@@ -23,6 +23,7 @@
 
 #include <limits>
 
+#include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
 
@@ -192,5 +193,6 @@ class SpdAffineInvariant {
 };
 
 static_assert(is_manifold_v<SpdAffineInvariant<float>> && is_manifold_v<SpdAffineInvariant<double>>);
+static_assert(is_gyrogroup_v<SpdAffineInvariant<float>> && is_gyrogroup_v<SpdAffineInvariant<double>>);
 
 }  // namespace gyre

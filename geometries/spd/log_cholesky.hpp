@@ -27,6 +27,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
 
@@ -242,5 +243,6 @@ class SpdLogCholesky {
 };
 
 static_assert(is_manifold_v<SpdLogCholesky<float>> && is_manifold_v<SpdLogCholesky<double>>);
+static_assert(is_gyrogroup_v<SpdLogCholesky<float>> && is_gyrogroup_v<SpdLogCholesky<double>>);
 
 }  // namespace gyre

@@ -19,6 +19,7 @@
 #include <limits>
 #include <vector>
 
+#include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
 
@@ -156,5 +157,6 @@ class SpdLogEuclidean {
 };
 
 static_assert(is_manifold_v<SpdLogEuclidean<float>> && is_manifold_v<SpdLogEuclidean<double>>);
+static_assert(is_gyrogroup_v<SpdLogEuclidean<float>> && is_gyrogroup_v<SpdLogEuclidean<double>>);
 
 }  // namespace gyre

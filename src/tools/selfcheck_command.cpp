@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gyre/check/finite_group_laws.hpp"
+#include "gyre/check/gyrogroup_laws.hpp"
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/core/error.hpp"
@@ -23,6 +24,7 @@ namespace gyre::tools {
 namespace {
 
 namespace law = check::law;
+namespace gyro_law = check::gyro_law;
 
 // The table's columns: which laws each one summarises (its worst residual).
 struct Column {
@@ -41,15 +43,51 @@ const std::vector<Column>& columns() {
       {"algebra", {law::kVeeHat, law::kAlgebraLogExp, law::kAlgebraExpLog, law::kAdjoint}},
       {"action", {law::kActionHomomorphism, law::kActionIdentity, law::kActIsMatrix, law::kMatrixHomomorphism,
                   law::kMatrixOrthogonal}},
+      {"rgrad/retract", {law::kRgradTangent, law::kRgradRepresents, law::kRetractOnManifold, law::kProjectIdempotent}},
+      {"gyrogroup", {gyro_law::kLeftIdentity, gyro_law::kLeftInverse, gyro_law::kGyroassociativity,
+                     gyro_law::kGyrationIsDefect, gyro_law::kAutomorphism, gyro_law::kLoop, gyro_law::kLeftCancellation,
+                     gyro_law::kGyroisometric, gyro_law::kPseudoReduction, gyro_law::kTranslationIsometry,
+                     gyro_law::kScalarOne, gyro_law::kScalarDistributive, gyro_law::kScalarAssociative}},
   };
   return table;
 }
 
-std::string space_label(const SpaceInfo& info) {
+std::string space_label(const std::string& name, const SpaceParams& params) {
   std::ostringstream label;
-  label << info.name;
-  for (const auto& [key, value] : info.demo_params.numbers) label << ' ' << key << '=' << value;
+  label << name;
+  for (const auto& [key, value] : params.words) label << ' ' << value;
+  for (const auto& [key, value] : params.numbers) label << ' ' << key << '=' << value;
+  for (const auto& [key, value] : params.matrices) label << ' ' << key << "=diag(" << value.diagonal().transpose() << ")";
   return label.str();
+}
+
+// Every (space, parameter family) pair of the registry, in its order.
+struct Family {
+  std::string name;
+  SpaceParams params;
+};
+
+std::vector<Family> families() {
+  std::vector<Family> out;
+  for (const SpaceInfo& info : registered_spaces()) {
+    for (const SpaceParams& params : info.families) out.push_back({info.name, params});
+  }
+  return out;
+}
+
+nlohmann::json params_json(const SpaceParams& params) {
+  nlohmann::json out = params.numbers;
+  for (const auto& [key, value] : params.words) out[key] = value;
+  for (const auto& [key, value] : params.matrices) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (Eigen::Index r = 0; r < value.rows(); ++r) {
+      nlohmann::json row = nlohmann::json::array();
+      for (Eigen::Index c = 0; c < value.cols(); ++c) row.push_back(value(r, c));
+      rows.push_back(row);
+    }
+    out[key] = rows;
+  }
+  return out;
 }
 
 std::string format_residual(double value) {
@@ -96,7 +134,7 @@ void show_progress(std::ostream& progress, bool tty, std::size_t done, std::size
 }  // namespace
 
 int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostream& progress, bool progress_is_tty) {
-  const auto& spaces = registered_spaces();
+  const std::vector<Family> spaces = families();
   nlohmann::json report = {{"cases_per_space", options.cases}, {"threshold", kSelfcheckThreshold}, {"spaces", nlohmann::json::array()}};
   std::vector<std::vector<std::string>> rows;
   std::size_t failing_spaces = 0;
@@ -105,10 +143,10 @@ int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostre
   const auto start = std::chrono::steady_clock::now();
 
   for (std::size_t s = 0; s < spaces.size(); ++s) {
-    const SpaceInfo& info = spaces[s];
-    const std::string label = space_label(info);
+    const Family& family = spaces[s];
+    const std::string label = space_label(family.name, family.params);
     show_progress(progress, progress_is_tty, s, spaces.size(), label);
-    const auto residuals = make_space(info.name, info.demo_params).self_check(options.cases);
+    const auto residuals = make_space(family.name, family.params).self_check(options.cases);
 
     bool pass = true;
     nlohmann::json laws = nlohmann::json::object();
@@ -130,7 +168,7 @@ int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostre
     row.push_back(pass ? "pass" : "FAIL");
     rows.push_back(row);
     failing_spaces += pass ? 0 : 1;
-    report["spaces"].push_back({{"space", info.name}, {"params", info.demo_params.numbers}, {"pass", pass}, {"laws", laws}});
+    report["spaces"].push_back({{"space", family.name}, {"params", params_json(family.params)}, {"pass", pass}, {"laws", laws}});
     for (const auto& [name, worst] : residuals) {
       if (!(worst <= kSelfcheckThreshold) && failures.size() < kMaxListedFailures) {
         failures.push_back(label + ": " + name + " → " + format_residual(worst));
@@ -157,7 +195,7 @@ int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostre
   };
   print(header);
   for (const auto& row : rows) print(row);
-  out << "\n" << rows.size() - failing_spaces << " of " << rows.size() << " spaces pass (" << std::fixed
+  out << "\n" << rows.size() - failing_spaces << " of " << rows.size() << " spaces and parameter families pass (" << std::fixed
       << std::setprecision(1) << seconds << " s)\n";
   for (const std::string& failure : failures) out << "  failed: " << failure << "\n";
   report["seconds"] = seconds;

@@ -10,11 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gyre/check/gyrogroup_laws.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/geometry/any_manifold.hpp"
 #include "support/scratch_dir.hpp"
 
-TEST_CASE("selfcheck: every registered space passes and the report lists them all") {
+TEST_CASE("selfcheck: every registered space and parameter family passes and the report lists them all") {
   const gyre::test::ScratchDir dir("selfcheck-test");
   const std::string path = dir.file("report.json");
   std::ostringstream out, progress;
@@ -33,7 +34,27 @@ TEST_CASE("selfcheck: every registered space passes and the report lists them al
   REQUIRE(file.good());
   const auto report = nlohmann::json::parse(file);
   CHECK(report["all_pass"] == true);
-  CHECK(report["spaces"].size() == gyre::registered_spaces().size());
+  std::size_t families = 0;
+  for (const auto& info : gyre::registered_spaces()) {
+    CAPTURE(info.name);
+    CHECK_FALSE(info.families.empty());
+    families += info.families.size();
+  }
+  CHECK(report["spaces"].size() == families);
+  // The gyrogroups are checked as gyrogroups, under every structure that has one.
+  std::size_t gyro_rows = 0;
+  for (const auto& row : report["spaces"]) {
+    const bool gyro = row["laws"].contains(gyre::check::gyro_law::kGyroassociativity);
+    gyro_rows += gyro ? 1 : 0;
+    const std::string metric = row["params"].value("metric", "");
+    if (row["space"] == "stereographic" || row["space"] == "grassmann" || row["space"] == "correlation" ||
+        (row["space"] == "spd" && !row["params"].contains("theta") &&
+         (metric == "affine_invariant" || metric == "log_euclidean" || metric == "log_cholesky"))) {
+      CAPTURE(row.dump());
+      CHECK(gyro);
+    }
+  }
+  CHECK(gyro_rows == 12);  // 3 κ, 2 Grassmannians, 2 correlations, AIM ×2, LEM ×2, LCM
   std::ifstream temporary(path + ".tmp");
   CHECK_FALSE(temporary.good());  // renamed into place, no temporary left behind
 }

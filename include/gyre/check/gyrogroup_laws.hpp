@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <optional>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gyre/check/law_report.hpp"
@@ -31,10 +34,21 @@ inline const char* const kScalarAssociative = "r ⊗ (s ⊗ a) = (rs) ⊗ a";
 
 /// Options: random points are drawn from random_point; `shrink` < 1 pulls them towards the
 /// identity along geodesics (for spaces where far points leave the domain of ⊕, e.g. the sphere's
-/// antipodes), and `scalars` bounds |r|, |s| of the scalar laws.
+/// antipodes; unset: the space's gyro_law_shrink(), or 1), and `scalars` bounds |r|, |s| of the
+/// scalar laws.
 struct GyrogroupLawOptions {
-  double shrink = 1;
+  std::optional<double> shrink;
   double scalars = 1.5;
+};
+
+/// The space's own shrink factor (gyre/core/gyrogroup.hpp), 1 where it declares none.
+template <class G, class = void>
+struct gyro_law_shrink_of {
+  static double get(const G&) { return 1.0; }
+};
+template <class G>
+struct gyro_law_shrink_of<G, std::void_t<decltype(std::declval<const G&>().gyro_law_shrink())>> {
+  static double get(const G& g) { return static_cast<double>(g.gyro_law_shrink()); }
 };
 
 /// Evaluates every gyrogroup law on one random case per seed.
@@ -45,10 +59,11 @@ LawReport gyrogroup_laws(const G& g, const std::vector<std::uint64_t>& seeds, Gy
   using Point = typename G::Point;
   LawReport report;
   const Point e = g.gyro_identity();
+  const double shrink = options.shrink ? *options.shrink : gyro_law_shrink_of<G>::get(g);
   const auto draw = [&](Rng& rng) {
     const Point p = g.random_point(rng);
-    if (options.shrink == 1) return p;
-    return g.exp(e, Point(g.log(e, p) * static_cast<T>(options.shrink)));
+    if (shrink == 1) return p;
+    return g.exp(e, Point(g.log(e, p) * static_cast<T>(shrink)));
   };
   const auto gap = [&](const Point& a, const Point& b) { return detail::point_gap(g, a, b); };
   for (const std::uint64_t seed : seeds) {

@@ -1,6 +1,6 @@
 #pragma once
 // gyre::check::manifold_laws: the Manifold laws of include/gyre/core/manifold.hpp evaluated on
-// seeded random cases. Tests assert on its report; `gyre demo` prints it; a user can run it on a
+// seeded random cases. Tests assert on its report; `gyre selfcheck` prints it; a user can run it on a
 // geometry of their own.
 
 #include <algorithm>

@@ -26,6 +26,10 @@
 //                             ⊖(a ⊕ c) ⊕ (a ⊕ d) = gyr[a, c](⊖c ⊕ d): centring a batch by ⊖mean
 //                             does not distort it
 //    scalar laws              1 ⊗ a = a, (r + s) ⊗ a = r ⊗ a ⊕ s ⊗ a, r ⊗ (s ⊗ a) = (rs) ⊗ a
+//  Optional member
+//    gyro_law_shrink()      a factor in (0, 1] (absent: 1) by which the law checker pulls
+//                           random_point's points towards e along geodesics, for gyrogroups whose
+//                           ⊕ is defined only near e (the projected sphere κ > 0, the Grassmannian).
 // ============================================================================================
 
 #include <type_traits>

@@ -89,7 +89,8 @@ class AnyManifold {
   /// r ⊗ a.
   [[nodiscard]] DynMatrix gyro_scale(double r, const DynMatrix& a) const;
 
-  /// The law residuals this space's self-check reports (`gyre demo`), as law → worst residual.
+  /// The law residuals this space's self-check reports (`gyre selfcheck`): the manifold laws and, where
+  /// the space has the structure, the Lie group and gyrogroup laws, as law → worst residual.
   [[nodiscard]] std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const;
 
  private:
@@ -101,12 +102,14 @@ class AnyManifold {
 /// Unknown names and missing or invalid parameters throw DomainError.
 [[nodiscard]] AnyManifold make_space(const std::string& name, const SpaceParams& params);
 
-/// One registered space: its name, what its parameters mean, and a default for the demo.
+/// One registered space: its name, what its parameters mean, and the parameter families
+/// `gyre selfcheck` checks (one per structure the parameters select — each SPD metric and
+/// deformation, each sign of κ, … — the first being the default example).
 struct SpaceInfo {
   std::string name;
   std::string description;
   std::vector<std::string> parameter_names;
-  SpaceParams demo_params;
+  std::vector<SpaceParams> families;
 };
 
 /// Every space `make_space` knows, in a stable order.

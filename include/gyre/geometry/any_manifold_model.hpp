@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gyre/check/finite_group_laws.hpp"
+#include "gyre/check/gyrogroup_laws.hpp"
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/core/error.hpp"
@@ -206,6 +207,7 @@ class ManifoldModel final : public AnyManifold::Concept {
     std::vector<std::pair<std::string, double>> out;
     detail::append(out, check::manifold_laws(space_, detail::demo_seeds(cases)));
     if constexpr (kGroup) detail::append(out, check::lie_group_laws(space_, detail::demo_seeds(cases)));
+    if constexpr (kGyro) detail::append(out, check::gyrogroup_laws(space_, detail::demo_seeds(cases)));
     return out;
   }
 
