@@ -50,6 +50,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+#include "gyre/linalg/haar.hpp"
 #include "so_detail.hpp"
 
 namespace gyre {
@@ -142,7 +143,7 @@ class OrthogonalGroup {
   }
 
   [[nodiscard]] Point random_point(Rng& rng) const {
-    Matrix<T> q = so_detail::haar_orthogonal<T>(n_, rng);
+    Matrix<T> q = linalg::haar_orthogonal<T>(n_, rng);
     if (kSpecial && q.determinant() < 0) q.col(0) *= -1;
     return q;
   }

@@ -26,10 +26,8 @@
 
 #include <boost/math/constants/constants.hpp>
 #include <Eigen/Eigenvalues>
-#include <Eigen/QR>
 #include <Eigen/SVD>
 
-#include "gyre/core/rng.hpp"
 #include "gyre/core/scalar_functions.hpp"
 #include "gyre/core/types.hpp"
 
@@ -166,20 +164,6 @@ template <class T>
 Matrix<T> reorthonormalise(const Matrix<T>& x) {
   const Eigen::Index n = x.rows();
   return x * (3 * Matrix<T>::Identity(n, n) - x.transpose() * x) / 2;
-}
-
-/// A Haar-distributed element of O(n): Q of the QR decomposition of a Gaussian matrix with the
-/// signs of R's diagonal moved into Q (Mezzadri 2007).
-template <class T>
-Matrix<T> haar_orthogonal(int n, Rng& rng) {
-  const Matrix<T> gaussian = rng.normal_matrix<T>(n, n);
-  const Eigen::HouseholderQR<Matrix<T>> qr(gaussian);
-  Matrix<T> q = qr.householderQ();
-  const Matrix<T> r = qr.matrixQR();
-  for (int j = 0; j < n; ++j) {
-    if (r(j, j) < 0) q.col(j) *= -1;
-  }
-  return q;
 }
 
 }  // namespace gyre::so_detail

@@ -18,6 +18,8 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+#include "gyre/core/weights.hpp"
+#include "gyre/linalg/haar.hpp"
 #include "gyre/linalg/symmetric_functions.hpp"
 
 namespace gyre::spd {
@@ -101,39 +103,16 @@ template <class T>
 template <class T>
 [[nodiscard]] T checked_weight_total(const char* function, const std::vector<Matrix<T>>& points,
                                      std::vector<T>& weights, int n) {
-  if (points.empty()) throw ShapeError(function, "needs at least one point", 0);
-  if (weights.empty()) weights.assign(points.size(), T(1));
-  if (weights.size() != points.size()) throw ShapeError(function, "needs one weight per point", weights.size());
-  T total = 0;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (!(weights[i] >= 0) || !std::isfinite(weights[i])) {
-      throw DomainError(function, "weights must be finite and ≥ 0", weights[i]);
-    }
-    check_spd(function, points[i], n);
-    total += weights[i];
-  }
-  if (!(total > 0)) throw DomainError(function, "weights must not all be 0", total);
+  const T total = checked_weights<T>(function, weights, points.size(), T(1));
+  for (const Matrix<T>& point : points) check_spd(function, point, n);
   return total;
-}
-
-/// A Haar-distributed orthogonal matrix (QR of a Gaussian with the signs of R's diagonal fixed).
-template <class T>
-[[nodiscard]] Matrix<T> haar_orthogonal(int n, Rng& rng) {
-  const Matrix<T> g = rng.normal_matrix<T>(n, n);
-  const Eigen::HouseholderQR<Matrix<T>> qr(g);
-  Matrix<T> q = qr.householderQ();
-  const Matrix<T> r = qr.matrixQR().template triangularView<Eigen::Upper>();
-  for (int j = 0; j < n; ++j) {
-    if (r(j, j) < 0) q.col(j) *= T(-1);
-  }
-  return q;
 }
 
 /// The documented random SPD point: Q·diag(e^{s₁}, …, e^{sₙ})·Qᵀ with Q Haar on O(n) and sᵢ
 /// uniform in [−1, 1], so eigenvalues lie in [1/e, e] (condition number ≤ e²).
 template <class T>
 [[nodiscard]] Matrix<T> random_spd(int n, Rng& rng) {
-  const Matrix<T> q = haar_orthogonal<T>(n, rng);
+  const Matrix<T> q = linalg::haar_orthogonal<T>(n, rng);
   Vector<T> eigenvalues(n);
   for (int i = 0; i < n; ++i) eigenvalues(i) = std::exp(rng.uniform<T>(T(-1), T(1)));
   return linalg::symmetric_part<T>(q * eigenvalues.asDiagonal() * q.transpose());

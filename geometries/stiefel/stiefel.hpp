@@ -66,6 +66,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+#include "gyre/linalg/haar.hpp"
 #include "stiefel_detail.hpp"
 
 #include <Eigen/LU>
@@ -178,7 +179,7 @@ class Stiefel {
   /// The QR retraction: the Q factor of X + U with diag(R) > 0.
   [[nodiscard]] Point retract(const Point& x, const Tangent& u) const {
     if (checks_enabled()) check_point_tangent("Stiefel::retract", x, u);
-    return stiefel_detail::reorthonormalise<T>(stiefel_detail::q_factor<T>(Matrix<T>(x + u)));
+    return stiefel_detail::reorthonormalise<T>(linalg::positive_q_factor<T>(Matrix<T>(x + u)));
   }
 
   /// The polar retraction (X + U)(I + UᵀU)^-½: the frame nearest to X + U.
@@ -188,8 +189,7 @@ class Stiefel {
   }
 
   [[nodiscard]] Point random_point(Rng& rng) const {
-    // An n×p Gaussian has full rank with probability 1.
-    return stiefel_detail::q_factor<T>(rng.normal_matrix<T>(n_, p_));
+    return linalg::haar_frame<T>(n_, p_, rng);
   }
 
   [[nodiscard]] Tangent random_tangent(const Point& x, Rng& rng) const {

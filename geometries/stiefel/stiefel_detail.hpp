@@ -57,20 +57,6 @@ template <class T>
   return y * (3 * Matrix<T>::Identity(p, p) - y.transpose() * y) / T(2);
 }
 
-/// The Q factor of a full-column-rank n×p matrix with the signs of R's diagonal moved into Q, so
-/// that diag(R) > 0: the QR decomposition with this convention is unique.
-/// The QR is taken of A scaled by its largest entry (Q does not change under positive scaling), so
-/// that the Householder norms cannot overflow for huge A.
-template <class T>
-[[nodiscard]] Matrix<T> q_factor(const Matrix<T>& a) {
-  const Eigen::HouseholderQR<Matrix<T>> qr(Matrix<T>(a / a.cwiseAbs().maxCoeff()));
-  Matrix<T> q = qr.householderQ() * Matrix<T>::Identity(a.rows(), a.cols());
-  for (Eigen::Index j = 0; j < a.cols(); ++j) {
-    if (qr.matrixQR()(j, j) < 0) q.col(j) *= -1;
-  }
-  return q;
-}
-
 /// The exponentials the geodesic from X with velocity U is made of (see the header).
 template <class T>
 struct Geodesic {

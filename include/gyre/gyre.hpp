@@ -22,11 +22,13 @@
 #include "gyre/core/scalar_functions.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+#include "gyre/core/weights.hpp"
 
 // linalg
 #include "gyre/linalg/batched_qr.hpp"
 #include "gyre/linalg/batched_spectral_function.hpp"
 #include "gyre/linalg/batched_symmetric_eigen.hpp"
+#include "gyre/linalg/haar.hpp"
 #include "gyre/linalg/symmetric_functions.hpp"
 
 // geometry
