@@ -13,6 +13,7 @@
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
+#include "gyre/core/weights.hpp"
 
 namespace gyre {
 
@@ -50,19 +51,7 @@ namespace detail {
 /// not match, a weight that is negative or not finite, and weights that are all 0.
 template <class T>
 T checked_mean_weights(const char* function, std::vector<T>& weights, std::size_t count) {
-  if (count == 0) throw ShapeError(function, "needs at least one point", 0);
-  if (weights.empty()) weights.assign(count, T(1) / static_cast<T>(count));
-  if (weights.size() != count) {
-    throw ShapeError(function, "needs one weight per point",
-                     std::to_string(weights.size()) + " weights, " + std::to_string(count) + " points");
-  }
-  T weight_sum = 0;
-  for (const T w : weights) {
-    if (!(w >= 0) || !std::isfinite(w)) throw DomainError(function, "weights must be finite and ≥ 0", w);
-    weight_sum += w;
-  }
-  if (!(weight_sum > 0)) throw DomainError(function, "weights must not all be 0", weight_sum);
-  return weight_sum;
+  return checked_weights<T>(function, weights, count, count == 0 ? T(0) : T(1) / static_cast<T>(count));
 }
 }  // namespace detail
 

@@ -8,6 +8,7 @@
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
+#include "gyre/core/weights.hpp"
 
 namespace gyre {
 
@@ -18,23 +19,12 @@ template <class M>
                                                   std::vector<typename M::Scalar> weights = {}) {
   static_assert(is_manifold_v<M>, "frechet_variance needs a Manifold");
   using T = typename M::Scalar;
-  if (points.empty()) throw ShapeError("frechet_variance", "needs at least one point", 0);
-  if (weights.empty()) weights.assign(points.size(), T(1));
-  if (weights.size() != points.size()) {
-    throw ShapeError("frechet_variance", "needs one weight per point",
-                     std::to_string(weights.size()) + " weights, " + std::to_string(points.size()) + " points");
-  }
-  T total = 0;
+  const T total = checked_weights<T>("frechet_variance", weights, points.size(), T(1));
   T sum = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (!(weights[i] >= 0) || !std::isfinite(weights[i])) {
-      throw DomainError("frechet_variance", "weights must be finite and ≥ 0", weights[i]);
-    }
     const T d = m.dist(centre, points[i]);
     sum += weights[i] * d * d;
-    total += weights[i];
   }
-  if (!(total > 0)) throw DomainError("frechet_variance", "weights must not all be 0", total);
   return sum / total;
 }
 
