@@ -1,11 +1,8 @@
 #include "gyre/nn/field_kernel_basis.hpp"
 
-#include <cstdint>
 #include <cstring>
-#include <map>
-#include <mutex>
-#include <sstream>
 
+#include "basis_cache.hpp"
 #include "gyre/core/error.hpp"
 
 namespace gyre::nn {
@@ -13,24 +10,6 @@ namespace {
 
 template <class T>
 using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-void append_doubles(std::ostringstream& key, const double* values, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &values[i], sizeof bits);
-    key << std::hex << bits << ',';
-  }
-}
-
-void append_field_type(std::ostringstream& key, const FieldType& type) {
-  key << type.group().name() << '/' << type.group().max_frequency() << '[';
-  for (const repr::Representation& rho : type.fields()) {
-    for (const repr::Irrep& psi : rho.irreps()) key << psi.flip_frequency << ':' << psi.frequency << ';';
-    append_doubles(key, rho.change_of_basis().data(), static_cast<std::size_t>(rho.change_of_basis().size()));
-    key << '|';
-  }
-  key << ']';
-}
 
 // Indices of the distinct representations among the fields, and each field's class.
 std::vector<int> classify(const FieldType& type, std::vector<int>& representative) {
@@ -203,23 +182,14 @@ template void FieldKernelBasis::project_bias(const double*, double*) const;
 std::shared_ptr<const FieldKernelBasis> cached_field_kernel_basis(const FieldType& out, const FieldType& in,
                                                                   int kernel_size, const BasisParams& params,
                                                                   int dilation) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const FieldKernelBasis>> cache;
-  std::ostringstream key;
-  append_field_type(key, out);
-  append_field_type(key, in);
-  key << kernel_size << '|' << dilation << '|';
-  append_doubles(key, params.rings.data(), params.rings.size());
-  append_doubles(key, params.sigma.data(), params.sigma.size());
-  for (int f : params.max_frequency_per_ring) key << f << ',';
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto found = cache.find(key.str());
-    if (found != cache.end()) return found->second;
+  detail::BasisKey key;
+  for (const FieldType* type : {&out, &in}) {
+    key.add(type->n_fields());
+    for (const repr::Representation& rho : type->fields()) key.add(rho);
   }
-  auto basis = std::make_shared<const FieldKernelBasis>(out, in, kernel_size, params, dilation);
-  const std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(key.str(), std::move(basis)).first->second;
+  key.add(kernel_size).add(dilation).add(params);
+  return detail::cached_basis<FieldKernelBasis>(
+      key, [&] { return std::make_shared<const FieldKernelBasis>(out, in, kernel_size, params, dilation); });
 }
 
 }  // namespace gyre::nn

@@ -1,17 +1,14 @@
 #include "gyre/nn/kernel_basis.hpp"
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <map>
-#include <mutex>
-#include <sstream>
 #include <tuple>
 
 #include <boost/math/constants/constants.hpp>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
+#include "basis_cache.hpp"
 #include "gyre/core/error.hpp"
 
 namespace gyre::nn {
@@ -56,21 +53,6 @@ void harmonics_at(int j, double radius, double angle, double* y) {
 double python_mod(double a, double b) {
   const double r = std::fmod(a, b);
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-
-void append_bytes(std::ostringstream& key, const double* values, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &values[i], sizeof bits);
-    key << std::hex << bits << ',';
-  }
-}
-
-void append_representation(std::ostringstream& key, const repr::Representation& rho) {
-  key << rho.group().name() << '|' << rho.group().max_frequency() << '|';
-  for (const repr::Irrep& psi : rho.irreps()) key << psi.flip_frequency << ':' << psi.frequency << ';';
-  append_bytes(key, rho.change_of_basis().data(), static_cast<std::size_t>(rho.change_of_basis().size()));
-  key << '#';
 }
 
 }  // namespace
@@ -242,23 +224,10 @@ int KernelBasis::rank() const {
 
 std::shared_ptr<const KernelBasis> cached_kernel_basis(const repr::Representation& out, const repr::Representation& in,
                                                        int kernel_size, const BasisParams& params, int dilation) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const KernelBasis>> cache;
-  std::ostringstream key;
-  append_representation(key, out);
-  append_representation(key, in);
-  key << kernel_size << '|' << dilation << '|';
-  append_bytes(key, params.rings.data(), params.rings.size());
-  append_bytes(key, params.sigma.data(), params.sigma.size());
-  for (int f : params.max_frequency_per_ring) key << f << ',';
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto found = cache.find(key.str());
-    if (found != cache.end()) return found->second;
-  }
-  auto basis = std::make_shared<const KernelBasis>(out, in, kernel_size, params, dilation);
-  const std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(key.str(), std::move(basis)).first->second;
+  detail::BasisKey key;
+  key.add(out).add(in).add(kernel_size).add(dilation).add(params);
+  return detail::cached_basis<KernelBasis>(
+      key, [&] { return std::make_shared<const KernelBasis>(out, in, kernel_size, params, dilation); });
 }
 
 }  // namespace gyre::nn

@@ -141,3 +141,24 @@ TEST_CASE("kernel basis: the sampled basis has escnn's rank on every dimension r
   CHECK(compared == rows.size());
   CHECK(compared == 124);
 }
+
+TEST_CASE("kernel basis: one cache — equal requests share a basis, any difference gets its own") {
+  const PlanarGroup c4 = PlanarGroup::cyclic(4);
+  const Representation regular = gyre::repr::representation_by_name(c4, "regular");
+  const Representation trivial = gyre::repr::representation_by_name(c4, "trivial");
+  const BasisParams params = gyre::nn::default_basis_params(5);
+  const auto basis = gyre::nn::cached_kernel_basis(regular, trivial, 5, params);
+  CHECK(gyre::nn::cached_kernel_basis(regular, trivial, 5, params).get() == basis.get());
+  CHECK(gyre::nn::cached_kernel_basis(trivial, regular, 5, params).get() != basis.get());
+  CHECK(gyre::nn::cached_kernel_basis(regular, trivial, 5, params, 2).get() != basis.get());
+  BasisParams wider = params;
+  wider.sigma[0] = std::nextafter(wider.sigma[0], 10.0);  // one ulp: a different basis
+  CHECK(gyre::nn::cached_kernel_basis(regular, trivial, 5, wider).get() != basis.get());
+
+  const gyre::nn::FieldType two_regular(c4, regular, 2), one_trivial(c4, trivial, 1);
+  const auto fields = gyre::nn::cached_field_kernel_basis(two_regular, one_trivial, 5, params);
+  CHECK(gyre::nn::cached_field_kernel_basis(two_regular, one_trivial, 5, params).get() == fields.get());
+  // Two fields vs three: the same representations, a different request.
+  const gyre::nn::FieldType three_regular(c4, regular, 3);
+  CHECK(gyre::nn::cached_field_kernel_basis(three_regular, one_trivial, 5, params).get() != fields.get());
+}
