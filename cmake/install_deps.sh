@@ -20,6 +20,7 @@ packages=(
   libclang-cpp14-dev libclang-14-dev llvm-14-dev  # gyre-kernel: clang 14's incremental Interpreter
   jupyter-client python3-nbclient jupyter-nbconvert python3-ipykernel  # running notebooks headlessly
   clang-14 libomp-14-dev              # the ThreadSanitizer build: clang with LLVM's OpenMP and its Archer tool
+  clang-format-14                     # the formatting check (tests/headers: clang_format_is_clean)
 )
 
 sudo_cmd=()

@@ -22,20 +22,20 @@
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <boost/math/constants/constants.hpp>
+
 #include "grid_action.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
-
-#include <Eigen/Core>
-#include <boost/math/constants/constants.hpp>
-
-#include <cmath>
-#include <optional>
-#include <string>
-#include <vector>
 
 namespace gyre {
 

@@ -21,15 +21,15 @@
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
-#include "gyre/core/error.hpp"
-#include "gyre/core/manifold.hpp"
-#include "gyre/core/validate.hpp"
-
-#include <xtensor/xarray.hpp>
-
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include <xtensor/xarray.hpp>
+
+#include "gyre/core/error.hpp"
+#include "gyre/core/manifold.hpp"
+#include "gyre/core/validate.hpp"
 
 namespace gyre {
 

@@ -22,6 +22,8 @@
 #include <limits>
 #include <vector>
 
+#include "../spd/log_cholesky.hpp"
+#include "../stereographic/stereographic.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/gyrogroup.hpp"
@@ -30,8 +32,6 @@
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
 #include "gyre/geometry/metric_gradient.hpp"
-#include "../spd/log_cholesky.hpp"
-#include "../stereographic/stereographic.hpp"
 
 namespace gyre {
 
@@ -190,7 +190,8 @@ class Correlation {
   [[nodiscard]] Point gyro_identity() const { return Point::Identity(n_, n_); }
   [[nodiscard]] Point gyro_add(const Point& a, const Point& b) const {
     if (checks_enabled()) check_two_points("Correlation::gyro_add", a, b);
-    return rowwise(a, b, [](const Stereographic<T>& s, const Vector<T>& p, const Vector<T>& q) { return s.gyro_add(p, q); });
+    return rowwise(a, b,
+                   [](const Stereographic<T>& s, const Vector<T>& p, const Vector<T>& q) { return s.gyro_add(p, q); });
   }
   [[nodiscard]] Point gyro_inverse(const Point& a) const {
     if (checks_enabled()) check_point("Correlation::gyro_inverse", a);
@@ -218,7 +219,9 @@ class Correlation {
   }
 
   void check_point(const Point& c) const { check_point("Correlation::check_point", c); }
-  void check_tangent(const Point& c, const Tangent& v) const { check_point_tangent("Correlation::check_tangent", c, v); }
+  void check_tangent(const Point& c, const Tangent& v) const {
+    check_point_tangent("Correlation::check_tangent", c, v);
+  }
 
  private:
   const Stereographic<T>& ball(int i) const { return balls_[static_cast<std::size_t>(i - 1)]; }
@@ -241,7 +244,8 @@ class Correlation {
   void check_point(const char* function, const Point& c) const {
     spd::check_spd(function, c, n_);
     const T diagonal = (c.diagonal().array() - 1).abs().maxCoeff();
-    require_small(function, "matrix does not have a unit diagonal (max |Cᵢᵢ − 1|)", diagonal, membership_tolerance<T>());
+    require_small(function, "matrix does not have a unit diagonal (max |Cᵢᵢ − 1|)", diagonal,
+                  membership_tolerance<T>());
   }
   void check_tangent(const char* function, const Tangent& v) const {
     spd::check_symmetric_tangent(function, v, n_);

@@ -25,6 +25,13 @@
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
 #include "../cn/cn.hpp"
 #include "../cn/grid_action.hpp"
 #include "gyre/core/checks.hpp"
@@ -32,13 +39,6 @@
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
-
-#include <Eigen/Core>
-
-#include <optional>
-#include <ostream>
-#include <string>
-#include <vector>
 
 namespace gyre {
 

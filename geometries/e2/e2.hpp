@@ -24,12 +24,12 @@
 //  References: as se2.hpp; escnn's O(2) ⋉ ℝ² (flipRot2dOnR2) for the role of E(2) in steerable CNNs.
 // ============================================================================================
 
+#include <boost/math/constants/constants.hpp>
+
+#include "../se2/planar_rigid_detail.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
-#include "../se2/planar_rigid_detail.hpp"
-
-#include <boost/math/constants/constants.hpp>
 
 namespace gyre {
 

@@ -139,7 +139,8 @@ class Grassmann {
 
   Grassmann(int n, int p) : n_(n), p_(p) {
     if (p < 1 || n <= p) {
-      throw DomainError("Grassmann::Grassmann", "needs 1 ≤ p < n (p)", std::to_string(p) + " of n = " + std::to_string(n));
+      throw DomainError("Grassmann::Grassmann", "needs 1 ≤ p < n (p)",
+                        std::to_string(p) + " of n = " + std::to_string(n));
     }
   }
 
@@ -219,9 +220,7 @@ class Grassmann {
     if (checks_enabled()) check_point_tangent("Grassmann::retract", u, delta);
     return grassmann::reorthonormalize<T>(Matrix<T>(u + delta));
   }
-  [[nodiscard]] Point random_point(Rng& rng) const {
-    return linalg::haar_frame<T>(n_, p_, rng);
-  }
+  [[nodiscard]] Point random_point(Rng& rng) const { return linalg::haar_frame<T>(n_, p_, rng); }
   [[nodiscard]] Tangent random_tangent(const Point& u, Rng& rng) const {
     const Matrix<T> g = rng.normal_matrix<T>(n_, p_);
     return g - u * (u.transpose() * g);

@@ -86,9 +86,7 @@ class Hyperboloid {
     }
     return minkowski_inner<T>(u, v);
   }
-  [[nodiscard]] T norm(const Point& x, const Tangent& v) const {
-    return std::sqrt(std::max(T(0), inner(x, v, v)));
-  }
+  [[nodiscard]] T norm(const Point& x, const Tangent& v) const { return std::sqrt(std::max(T(0), inner(x, v, v))); }
   [[nodiscard]] T dist(const Point& x, const Point& y) const {
     if (checks_enabled()) check_two_points("Hyperboloid::dist", x, y);
     const Tangent u = chord(x, y);
@@ -128,7 +126,9 @@ class Hyperboloid {
   }
 
   void check_point(const Point& x) const { check_point("Hyperboloid::check_point", x); }
-  void check_tangent(const Point& x, const Tangent& v) const { check_point_tangent("Hyperboloid::check_tangent", x, v); }
+  void check_tangent(const Point& x, const Tangent& v) const {
+    check_point_tangent("Hyperboloid::check_tangent", x, v);
+  }
 
  private:
   // u = y + ⟨x, y⟩_L·x = δ + ⟨x, δ⟩_L·x with δ = y − x (since ⟨x, x⟩_L = −1).
@@ -156,8 +156,7 @@ class Hyperboloid {
     require_size(function, "tangent vector", v, n_ + 1);
     require_finite(function, "tangent vector", v);
     const T error = std::abs(minkowski_inner<T>(x, v)) / std::max(T(1), x.norm() * v.norm());
-    require_small(function, "vector is not tangent at x (|⟨x,v⟩_L|/max(1, ‖x‖‖v‖))", error,
-                  membership_tolerance<T>());
+    require_small(function, "vector is not tangent at x (|⟨x,v⟩_L|/max(1, ‖x‖‖v‖))", error, membership_tolerance<T>());
   }
   void check_point_tangent(const char* function, const Point& x, const Tangent& v) const {
     check_point(function, x);

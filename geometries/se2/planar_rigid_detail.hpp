@@ -4,18 +4,18 @@
 // are documented in se2.hpp and e2.hpp; the comments here say why a formula is written as it is.
 // The public classes forward to RigidMotions<T> with their own function names for messages.
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <boost/math/constants/constants.hpp>
+
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/scalar_functions.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
-
-#include <boost/math/constants/constants.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace gyre::detail::planar {
 

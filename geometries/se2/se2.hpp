@@ -43,12 +43,12 @@
 //            Geodesics of a product metric are products of geodesics of the factors.
 // ============================================================================================
 
+#include <boost/math/constants/constants.hpp>
+
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "planar_rigid_detail.hpp"
-
-#include <boost/math/constants/constants.hpp>
 
 namespace gyre {
 

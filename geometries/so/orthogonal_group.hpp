@@ -41,8 +41,8 @@
 #include <limits>
 #include <string>
 
-#include <boost/math/constants/constants.hpp>
 #include <Eigen/LU>
+#include <boost/math/constants/constants.hpp>
 
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
@@ -218,9 +218,7 @@ class OrthogonalGroup {
   }
 
  private:
-  std::string name(const char* function) const {
-    return std::string(kSpecial ? "SO::" : "O::") + function;
-  }
+  std::string name(const char* function) const { return std::string(kSpecial ? "SO::" : "O::") + function; }
 
   // XᵀY's principal log; DomainError across the components of O(n).
   Matrix<T> relative_log(const std::string& function, const Point& x, const Point& y) const {

@@ -24,9 +24,9 @@
 #include <limits>
 #include <vector>
 
-#include <boost/math/constants/constants.hpp>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
+#include <boost/math/constants/constants.hpp>
 
 #include "gyre/core/scalar_functions.hpp"
 #include "gyre/core/types.hpp"

@@ -79,9 +79,7 @@ class SpdAffineInvariant {
     return spd::alpha_beta_inner<T>(ab_, r.inv_sqrt * u * r.inv_sqrt, r.inv_sqrt * v * r.inv_sqrt);
   }
 
-  [[nodiscard]] T norm(const Point& p, const Tangent& v) const {
-    return std::sqrt(std::max(T(0), inner(p, v, v)));
-  }
+  [[nodiscard]] T norm(const Point& p, const Tangent& v) const { return std::sqrt(std::max(T(0), inner(p, v, v))); }
 
   [[nodiscard]] T dist(const Point& p, const Point& q) const {
     if (checks_enabled()) spd::check_two_points("SpdAffineInvariant::dist", p, q, n_);
@@ -177,8 +175,7 @@ class SpdAffineInvariant {
  private:
   // The eigendecomposition of P^-½ Q P^-½.
   static linalg::SymmetricEigen<T> whitened(const Roots& r, const Point& q) {
-    linalg::SymmetricEigen<T> e =
-        linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(r.inv_sqrt * q * r.inv_sqrt));
+    linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(r.inv_sqrt * q * r.inv_sqrt));
     // Rounding can push the eigenvalues of a nearly singular product to ≤ 0 only if P or Q is
     // not SPD to working precision, which check_point rejects; clamp to the smallest normal.
     for (Eigen::Index i = 0; i < e.values.size(); ++i) {
@@ -186,7 +183,6 @@ class SpdAffineInvariant {
     }
     return e;
   }
-
 
   int n_;
   spd::AlphaBeta ab_;

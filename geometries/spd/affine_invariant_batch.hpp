@@ -22,26 +22,23 @@
 
 #include <xtensor/xarray.hpp>
 
+#include "affine_invariant.hpp"
 #include "gyre/core/batch.hpp"
 #include "gyre/geometry/batch_frechet_mean.hpp"
-#include "affine_invariant.hpp"
 
 namespace gyre::batch {
 
 /// exp_{x[b]}(v[b]) for every b, for the affine-invariant metric.
 xt::xarray<float> exp(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& v);
-xt::xarray<double> exp(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x,
-                       const xt::xarray<double>& v);
+xt::xarray<double> exp(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& v);
 
 /// log_{x[b]}(y[b]) for every b.
 xt::xarray<float> log(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& y);
-xt::xarray<double> log(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x,
-                       const xt::xarray<double>& y);
+xt::xarray<double> log(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& y);
 
 /// dist(x[b], y[b]) for every b, as a (B,) array.
 xt::xarray<float> dist(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& y);
-xt::xarray<double> dist(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x,
-                        const xt::xarray<double>& y);
+xt::xarray<double> dist(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& y);
 
 /// The weighted Karcher mean of the (B, n, n) points (weights default to 1/B).
 FrechetMean<Matrix<float>> frechet_mean(const SpdAffineInvariant<float>& m, const xt::xarray<float>& points,

@@ -108,9 +108,7 @@ class SpdBuresWasserstein {
     return lyapunov(linalg::symmetric_eigen<T>(p), u).cwiseProduct(v).sum() / T(2);
   }
 
-  [[nodiscard]] T norm(const Point& p, const Tangent& v) const {
-    return std::sqrt(std::max(T(0), inner(p, v, v)));
-  }
+  [[nodiscard]] T norm(const Point& p, const Tangent& v) const { return std::sqrt(std::max(T(0), inner(p, v, v))); }
 
   [[nodiscard]] T dist(const Point& p, const Point& q) const {
     if (checks_enabled()) spd::check_two_points("SpdBuresWasserstein::dist", p, q, n_);
@@ -175,10 +173,9 @@ class SpdBuresWasserstein {
       const Matrix<T> t = Matrix<T>::Identity(n_, n_) + t_bar;
       s = linalg::symmetric_part<T>(t * s * t);
     }
-    throw ConvergenceError("SpdBuresWasserstein::mean",
-                           "fixed point did not converge in " + std::to_string(max_iterations) +
-                               " iterations (gradient norm)",
-                           gradient);
+    throw ConvergenceError(
+        "SpdBuresWasserstein::mean",
+        "fixed point did not converge in " + std::to_string(max_iterations) + " iterations (gradient norm)", gradient);
   }
 
   void check_point(const Point& p) const { spd::check_spd("SpdBuresWasserstein::check_point", p, n_); }
@@ -200,8 +197,8 @@ class SpdBuresWasserstein {
     const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
     const Matrix<T> root = linalg::apply(e, linalg::Sqrt{});
     const Matrix<T> inv_root = linalg::apply(e, linalg::InverseSqrt{});
-    const Matrix<T> middle = linalg::apply(linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(root * q * root)),
-                                           linalg::Sqrt{});
+    const Matrix<T> middle =
+        linalg::apply(linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(root * q * root)), linalg::Sqrt{});
     // P^-½ (M − P) P^-½ = T − I, with M − P formed before the outer products.
     return linalg::symmetric_part<T>(inv_root * (middle - p) * inv_root);
   }
@@ -216,8 +213,7 @@ class SpdBuresWasserstein {
     return -lyapunov(linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(x * x.transpose())), a + a.transpose());
   }
 
-  static Matrix<T> integrate_transport(const Matrix<T>& x0, const Matrix<T>& velocity, const Matrix<T>& s0,
-                                       int steps) {
+  static Matrix<T> integrate_transport(const Matrix<T>& x0, const Matrix<T>& velocity, const Matrix<T>& s0, int steps) {
     const T h = T(1) / static_cast<T>(steps);
     Matrix<T> s = s0;
     for (int k = 0; k < steps; ++k) {
@@ -233,7 +229,6 @@ class SpdBuresWasserstein {
     }
     return s;
   }
-
 
   int n_;
 };

@@ -75,7 +75,9 @@ class SpdEuclidean {
     return spd::random_symmetric<T>(n_, spd::AlphaBeta{}, rng);
   }
   void check_point(const Point& p) const { spd::check_spd("SpdEuclidean::check_point", p, n_); }
-  void check_tangent(const Point& p, const Tangent& v) const { spd::check_point_and_tangent("SpdEuclidean::check_tangent", p, v, n_); }
+  void check_tangent(const Point& p, const Tangent& v) const {
+    spd::check_point_and_tangent("SpdEuclidean::check_tangent", p, v, n_);
+  }
 
  private:
   int n_;

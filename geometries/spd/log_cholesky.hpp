@@ -55,8 +55,8 @@ template <class T>
 template <class T>
 [[nodiscard]] Matrix<T> cholesky_tangent(const Matrix<T>& l, const Matrix<T>& u) {
   const auto tri = l.template triangularView<Eigen::Lower>();
-  Matrix<T> a = tri.solve(u);                               // L⁻¹U
-  a = tri.solve(a.transpose()).transpose().eval();          // L⁻¹ U L⁻ᵀ (U symmetric)
+  Matrix<T> a = tri.solve(u);                       // L⁻¹U
+  a = tri.solve(a.transpose()).transpose().eval();  // L⁻¹ U L⁻ᵀ (U symmetric)
   Matrix<T> half = strictly_lower<T>(a);
   half.diagonal() = a.diagonal() / T(2);
   return tri * half;
@@ -121,9 +121,7 @@ class SpdLogCholesky {
     return cholesky_inner(l, spd::cholesky_tangent<T>(l, u), spd::cholesky_tangent<T>(l, v));
   }
 
-  [[nodiscard]] T norm(const Point& p, const Tangent& v) const {
-    return std::sqrt(std::max(T(0), inner(p, v, v)));
-  }
+  [[nodiscard]] T norm(const Point& p, const Tangent& v) const { return std::sqrt(std::max(T(0), inner(p, v, v))); }
 
   [[nodiscard]] T dist(const Point& p, const Point& q) const {
     if (checks_enabled()) spd::check_two_points("SpdLogCholesky::dist", p, q, n_);

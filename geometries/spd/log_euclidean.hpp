@@ -75,9 +75,7 @@ class SpdLogEuclidean {
                                     linalg::frechet_derivative(e, linalg::Log{}, v));
   }
 
-  [[nodiscard]] T norm(const Point& p, const Tangent& v) const {
-    return std::sqrt(std::max(T(0), inner(p, v, v)));
-  }
+  [[nodiscard]] T norm(const Point& p, const Tangent& v) const { return std::sqrt(std::max(T(0), inner(p, v, v))); }
 
   [[nodiscard]] T dist(const Point& p, const Point& q) const {
     if (checks_enabled()) spd::check_two_points("SpdLogEuclidean::dist", p, q, n_);

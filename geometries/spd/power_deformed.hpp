@@ -76,7 +76,8 @@ class PowerDeformed {
   [[nodiscard]] T norm(const Point& p, const Tangent& v) const { return std::sqrt(std::max(T(0), inner(p, v, v))); }
   [[nodiscard]] T dist(const Point& p, const Point& q) const {
     if (checks_enabled()) check_two_points("PowerDeformed::dist", p, q);
-    return base_.dist(linalg::spd_power<T>(p, theta_), linalg::spd_power<T>(q, theta_)) / std::abs(static_cast<T>(theta_));
+    return base_.dist(linalg::spd_power<T>(p, theta_), linalg::spd_power<T>(q, theta_)) /
+           std::abs(static_cast<T>(theta_));
   }
   /// The Riemannian gradient from the Euclidean gradient G: the metric is the base one at P^θ
   /// pulled back by D = dφ_P (φ(P) = P^θ, self-adjoint) and divided by θ², so
@@ -90,7 +91,8 @@ class PowerDeformed {
     const Mapped m = map(p);
     const T theta = static_cast<T>(theta_);
     const Matrix<T> pulled = linalg::inverse_frechet_derivative(m.eigen, power(), linalg::symmetric_part<T>(g));
-    return linalg::inverse_frechet_derivative(m.eigen, power(), Matrix<T>(theta * theta * base_.egrad_to_rgrad(m.power, pulled)));
+    return linalg::inverse_frechet_derivative(m.eigen, power(),
+                                              Matrix<T>(theta * theta * base_.egrad_to_rgrad(m.power, pulled)));
   }
   [[nodiscard]] Tangent project(const Point& p, const Tangent& a) const { return base_.project(p, a); }
   [[nodiscard]] Point retract(const Point& p, const Tangent& v) const { return exp(p, v); }

@@ -2,6 +2,7 @@
 // SPD(n): every metric Gyre offers, and the Lie group structures LieBN uses. One header per
 // metric; this one includes them all.
 #include "affine_invariant.hpp"
+#include "affine_invariant_batch.hpp"
 #include "bures_wasserstein.hpp"
 #include "euclidean.hpp"
 #include "generalized_bures_wasserstein.hpp"
@@ -9,4 +10,3 @@
 #include "log_euclidean.hpp"
 #include "power_deformed.hpp"
 #include "spd_groups.hpp"
-#include "affine_invariant_batch.hpp"

@@ -152,7 +152,6 @@ class Sphere {
     return (parts.theta / parts.u_norm) * parts.u;
   }
 
-
   struct Orthogonal {
     Tangent u;    // the component of y orthogonal to x
     T u_norm;     // ‖u‖ = sin θ
@@ -183,8 +182,7 @@ class Sphere {
     require_size(function, "tangent vector", v, n_ + 1);
     require_finite(function, "tangent vector", v);
     const T error = std::abs(x.dot(v)) / std::max(T(1), v.norm());
-    require_small(function, "vector is not tangent at x (|⟨x, v⟩|/max(1, ‖v‖))", error,
-                  membership_tolerance<T>());
+    require_small(function, "vector is not tangent at x (|⟨x, v⟩|/max(1, ‖v‖))", error, membership_tolerance<T>());
   }
 
   void check_tangent_at_point(const char* function, const Point& x, const Tangent& v) const {

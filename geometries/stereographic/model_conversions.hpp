@@ -19,7 +19,8 @@ template <class T>
   if (!(kappa < 0)) throw DomainError("stereographic_to_hyperboloid", "needs kappa < 0", kappa);
   const Vector<T> scaled = b * static_cast<T>(std::sqrt(-kappa));
   const T s2 = scaled.squaredNorm();
-  if (!(s2 < 1)) throw DomainError("stereographic_to_hyperboloid", "point is not inside the ball (‖b‖·√−κ)", std::sqrt(s2));
+  if (!(s2 < 1))
+    throw DomainError("stereographic_to_hyperboloid", "point is not inside the ball (‖b‖·√−κ)", std::sqrt(s2));
   Vector<T> x(b.size() + 1);
   x(0) = (1 + s2) / (1 - s2);
   x.tail(b.size()) = scaled * (T(2) / (1 - s2));

@@ -36,6 +36,7 @@
 
 #include <boost/math/constants/constants.hpp>
 
+#include "curvature_functions.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/gyrogroup.hpp"
@@ -43,7 +44,6 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
-#include "curvature_functions.hpp"
 
 namespace gyre {
 
@@ -57,7 +57,8 @@ class Stereographic {
 
   Stereographic(int n, double kappa) : n_(n), kappa_(static_cast<T>(kappa)) {
     if (n < 1) throw DomainError("Stereographic::Stereographic", "dimension n must be at least 1", n);
-    if (!std::isfinite(kappa)) throw DomainError("Stereographic::Stereographic", "curvature kappa must be finite", kappa);
+    if (!std::isfinite(kappa))
+      throw DomainError("Stereographic::Stereographic", "curvature kappa must be finite", kappa);
   }
 
   [[nodiscard]] int n() const { return n_; }
@@ -100,8 +101,8 @@ class Stereographic {
     const T x2 = x.squaredNorm();
     const T s = std::sqrt(x2) * curvature::arctan_ratio(kappa_ * x2);  // arctan_κ‖x‖
     const T rs = r * s;
-    return finite_result("Stereographic::gyro_scale",
-                         Point(x * (r * curvature::arctan_ratio(kappa_ * x2) * curvature::tan_ratio(kappa_ * rs * rs))));
+    return finite_result("Stereographic::gyro_scale", Point(x * (r * curvature::arctan_ratio(kappa_ * x2) *
+                                                                 curvature::tan_ratio(kappa_ * rs * rs))));
   }
 
   // ── Manifold ──────────────────────────────────────────────────────────────────────────
@@ -219,7 +220,8 @@ class Stereographic {
     const Point u = difference_or_infinity(x, y);
     // On the sphere, ‖u‖ = tan(θ/2)/√κ grows without bound as y nears the antipode; at 1/ε of
     // that scale the direction is rounding noise.
-    const T limit = T(1) / (std::numeric_limits<T>::epsilon() * std::sqrt(std::max(kappa_, std::numeric_limits<T>::min())));
+    const T limit =
+        T(1) / (std::numeric_limits<T>::epsilon() * std::sqrt(std::max(kappa_, std::numeric_limits<T>::min())));
     if (!(u.norm() < limit)) {
       throw DomainError(function, "points are antipodal on the sphere, the log is not unique (‖(−x) ⊕ y‖)",
                         static_cast<double>(u.norm()));

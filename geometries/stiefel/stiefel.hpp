@@ -60,6 +60,15 @@
 // ============================================================================================
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <Eigen/LU>
+#include <boost/math/constants/constants.hpp>
+
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
@@ -68,14 +77,6 @@
 #include "gyre/core/validate.hpp"
 #include "gyre/linalg/haar.hpp"
 #include "stiefel_detail.hpp"
-
-#include <Eigen/LU>
-#include <boost/math/constants/constants.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <string>
 
 namespace gyre {
 
@@ -188,9 +189,7 @@ class Stiefel {
     return stiefel_detail::reorthonormalise<T>(stiefel_detail::polar_factor<T>(Matrix<T>(x + u)));
   }
 
-  [[nodiscard]] Point random_point(Rng& rng) const {
-    return linalg::haar_frame<T>(n_, p_, rng);
-  }
+  [[nodiscard]] Point random_point(Rng& rng) const { return linalg::haar_frame<T>(n_, p_, rng); }
 
   [[nodiscard]] Tangent random_tangent(const Point& x, Rng& rng) const {
     return stiefel_detail::project<T>(x, rng.normal_matrix<T>(n_, p_));

@@ -25,15 +25,16 @@
 // exponential: O(p⁵), independent of n.
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
-#include "gyre/core/types.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <unsupported/Eigen/MatrixFunctions>
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
+#include "gyre/core/types.hpp"
 
 namespace gyre::stiefel_detail {
 

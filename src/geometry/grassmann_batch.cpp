@@ -26,13 +26,14 @@ using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxColumns, 
 
 template <class T>
 void require_batch(const char* function, const char* what, const xt::xarray<T>& a, int n, int p) {
-  if (a.dimension() != 3 || a.shape()[1] != static_cast<std::size_t>(n) || a.shape()[2] != static_cast<std::size_t>(p)) {
+  if (a.dimension() != 3 || a.shape()[1] != static_cast<std::size_t>(n) ||
+      a.shape()[2] != static_cast<std::size_t>(p)) {
     std::string shape = "(";
     for (std::size_t k = 0; k < a.dimension(); ++k) shape += (k ? ", " : "") + std::to_string(a.shape()[k]);
-    throw ShapeError(function,
-                     std::string(what) + " must be a (B, n, p) array with n = " + std::to_string(n) +
-                         ", p = " + std::to_string(p),
-                     shape + ")");
+    throw ShapeError(
+        function,
+        std::string(what) + " must be a (B, n, p) array with n = " + std::to_string(n) + ", p = " + std::to_string(p),
+        shape + ")");
   }
 }
 
@@ -97,7 +98,7 @@ xt::xarray<T> log_impl(const Grassmann<T>& m, const xt::xarray<T>& u, const xt::
     const Map b(vectors.data() + i * square, p, p);
     const Tall<T> yb = yi.lazyProduct(b);
     const Square<T> mb = ui.transpose().lazyProduct(yb);  // UᵀYB = MB = A·diag(c)
-    Tall<T> scaled = yb - ui.lazyProduct(mb);              // (I − UUᵀ)YB, column norms sᵢ
+    Tall<T> scaled = yb - ui.lazyProduct(mb);             // (I − UUᵀ)YB, column norms sᵢ
     for (int k = 0; k < p; ++k) {
       const T c = mb.col(k).norm();
       const T s = scaled.col(k).norm();

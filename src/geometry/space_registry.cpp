@@ -2,17 +2,17 @@
 // Adding a geometry: include its header, add one SpaceInfo row and one factory branch.
 #include <cmath>
 
-#include "gyre/geometry/any_manifold.hpp"
-#include "gyre/geometry/any_manifold_model.hpp"
-#include "space_params.hpp"
 #include "cn/cn.hpp"
 #include "dn/dn.hpp"
 #include "e2/e2.hpp"
-#include "se2/se2.hpp"
+#include "gyre/geometry/any_manifold.hpp"
+#include "gyre/geometry/any_manifold_model.hpp"
 #include "o/o.hpp"
 #include "o2/o2.hpp"
+#include "se2/se2.hpp"
 #include "so/so.hpp"
 #include "so2/so2.hpp"
+#include "space_params.hpp"
 #include "sphere/sphere.hpp"
 
 namespace gyre {
@@ -33,7 +33,8 @@ AnyManifold finite_group(const std::string& name, Group group) {
 
 // Each metric of SPD(n) and each deformation family the parameters select, at n = 3.
 std::vector<SpaceParams> spd_families() {
-  const auto family = [](const std::string& metric, std::initializer_list<std::pair<const std::string, double>> numbers) {
+  const auto family = [](const std::string& metric,
+                         std::initializer_list<std::pair<const std::string, double>> numbers) {
     SpaceParams params{{"n", 3}};
     params.words["metric"] = metric;
     for (const auto& [key, value] : numbers) params.numbers[key] = value;
@@ -75,7 +76,9 @@ const std::vector<SpaceInfo>& registered_spaces() {
        "sphere κ > 0), points in ℝⁿ; gyro ops: Möbius addition, gyration, scalar multiplication",
        {"n", "kappa"},
        {{{"n", 3}, {"kappa", -1}}, {{"n", 3}, {"kappa", 0}}, {{"n", 3}, {"kappa", 0.7}}}},
-      {"hyperboloid", "hyperbolic n-space (curvature −1), points in ℝⁿ⁺¹ with ⟨x, x⟩_L = −1, x₀ > 0", {"n"},
+      {"hyperboloid",
+       "hyperbolic n-space (curvature −1), points in ℝⁿ⁺¹ with ⟨x, x⟩_L = −1, x₀ > 0",
+       {"n"},
        {{{"n", 3}}, {{"n", 1}}}},
       {"grassmann",
        "the Grassmannian Gr(n, p), points n×p orthonormal bases, dist = √(Σθᵢ²) over the principal angles",
@@ -90,9 +93,13 @@ const std::vector<SpaceInfo>& registered_spaces() {
        "full-rank correlation matrices Cor⁺(n), poly-Poincaré-ball Cholesky metric and gyro structure (GyroBN)",
        {"n"},
        {{{"n", 3}}, {{"n", 2}}}},
-      {"glp", "GL⁺(n): matrices with det > 0 (group ops, algebra exp/log, act; no metric)", {"n", "scale"},
+      {"glp",
+       "GL⁺(n): matrices with det > 0 (group ops, algebra exp/log, act; no metric)",
+       {"n", "scale"},
        {{{"n", 3}}, {{"n", 2}}}},
-      {"sl", "SL(n): matrices with det = 1 (group ops, algebra exp/log, act; no metric)", {"n", "scale"},
+      {"sl",
+       "SL(n): matrices with det = 1 (group ops, algebra exp/log, act; no metric)",
+       {"n", "scale"},
        {{{"n", 3}}, {{"n", 2}}}},
       {"lorentz",
        "the Lorentz group SO⁺(1,3), η = diag(1, −1, −1, −1), 4×4 matrices; act on 4-vectors; algebra "
@@ -114,7 +121,8 @@ AnyManifold make_space(const std::string& name, const SpaceParams& params) {
   if (name == "cn") return finite_group(name, CN<double>(integer_param(name, params, "N", 1)));
   if (name == "dn") return finite_group(name, DN<double>(integer_param(name, params, "N", 1)));
   if (name == "spd") return detail::make_spd_space(name, params);
-  if (name == "stereographic" || name == "hyperboloid" || name == "correlation") return detail::make_constant_curvature_space(name, params);
+  if (name == "stereographic" || name == "hyperboloid" || name == "correlation")
+    return detail::make_constant_curvature_space(name, params);
   if (name == "grassmann") return detail::make_grassmann_space(name, params);
   if (name == "stiefel") return detail::make_stiefel_space(name, params);
   if (name == "glp" || name == "sl" || name == "lorentz") return detail::make_matrix_group_space(name, params);

@@ -1,5 +1,3 @@
-#include "spd/affine_invariant_batch.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +8,7 @@
 #include "gyre/core/checks.hpp"
 #include "gyre/core/parallel.hpp"
 #include "gyre/linalg/batched_symmetric_eigen.hpp"
+#include "spd/affine_invariant_batch.hpp"
 
 namespace gyre::batch {
 
@@ -132,7 +131,8 @@ xt::xarray<T> unwhiten(int n, const std::vector<std::size_t>& shape, const T* fa
   const auto count = static_cast<std::ptrdiff_t>(shape[0]);
   parallel_for(count, [&](std::ptrdiff_t i) {
     // L·U·diag(f)·Uᵀ·Lᵀ = (LU)·diag(f)·(LU)ᵀ: two products instead of three.
-    const Work lu = ConstItem<T>(factors + i * square(n), n, n).lazyProduct(ConstItem<T>(vectors + i * square(n), n, n));
+    const Work lu =
+        ConstItem<T>(factors + i * square(n), n, n).lazyProduct(ConstItem<T>(vectors + i * square(n), n, n));
     Eigen::Matrix<T, Eigen::Dynamic, 1, 0, Work::MaxRowsAtCompileTime, 1> fv(n);
     for (int k = 0; k < n; ++k) fv(k) = f(values[i * n + k]);
     const Work scaled = lu * fv.asDiagonal();
@@ -228,7 +228,8 @@ Matrix<T> weighted_log_sum(int n, std::ptrdiff_t count, const std::vector<T>& we
   parallel_for(chunks, [&](std::ptrdiff_t c) {
     Matrix<T>& sum = partial[static_cast<std::size_t>(c)];
     for (std::ptrdiff_t i = c * kChunk; i < std::min(count, (c + 1) * kChunk); ++i) {
-      sum += weights[static_cast<std::size_t>(i)] * spectral<Work>(n, values + i * n, vectors + i * square(n), clamped_log<T>);
+      sum += weights[static_cast<std::size_t>(i)] *
+             spectral<Work>(n, values + i * n, vectors + i * square(n), clamped_log<T>);
     }
   });
   Matrix<T> total = Matrix<T>::Zero(n, n);
@@ -271,8 +272,8 @@ FrechetMean<Matrix<T>> karcher_mean(const SpdAffineInvariant<T>& m, const xt::xa
     // The step in whitened coordinates: log_X(Pᵢ) = L·logm(Wᵢ)·Lᵀ, so its AIM norm at X is
     // that of the mean of the logm(Wᵢ) at I.
     const Matrix<T> step = weighted_log_sum<Work>(n, count, weights, values.data(), vectors.data()) / weight_sum;
-    result.last_step_norm = static_cast<double>(
-        std::sqrt(std::max(T(0), spd::alpha_beta_inner<T>(m.alpha_beta(), step, step))));
+    result.last_step_norm =
+        static_cast<double>(std::sqrt(std::max(T(0), spd::alpha_beta_inner<T>(m.alpha_beta(), step, step))));
     result.iterations = iteration;
     if (stop.done(result.last_step_norm)) return result;
     const Matrix<T> moved = l * linalg::symmetric_exp<T>(step) * l.transpose();
@@ -281,8 +282,8 @@ FrechetMean<Matrix<T>> karcher_mean(const SpdAffineInvariant<T>& m, const xt::xa
     warm = true;
   }
   throw ConvergenceError(function,
-                         "Karcher iteration did not reach its tolerance in " +
-                             std::to_string(options.max_iterations) + " iterations (last step norm)",
+                         "Karcher iteration did not reach its tolerance in " + std::to_string(options.max_iterations) +
+                             " iterations (last step norm)",
                          result.last_step_norm);
 }
 
@@ -305,22 +306,19 @@ bool fast(const SpdAffineInvariant<T>& m) {
 xt::xarray<float> exp(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& v) {
   return fast(m) ? exp_impl(m, x, v) : exp<SpdAffineInvariant<float>>(m, x, v);
 }
-xt::xarray<double> exp(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x,
-                       const xt::xarray<double>& v) {
+xt::xarray<double> exp(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& v) {
   return fast(m) ? exp_impl(m, x, v) : exp<SpdAffineInvariant<double>>(m, x, v);
 }
 xt::xarray<float> log(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& y) {
   return fast(m) ? log_impl(m, x, y) : log<SpdAffineInvariant<float>>(m, x, y);
 }
-xt::xarray<double> log(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x,
-                       const xt::xarray<double>& y) {
+xt::xarray<double> log(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& y) {
   return fast(m) ? log_impl(m, x, y) : log<SpdAffineInvariant<double>>(m, x, y);
 }
 xt::xarray<float> dist(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& y) {
   return fast(m) ? dist_impl(m, x, y) : dist<SpdAffineInvariant<float>>(m, x, y);
 }
-xt::xarray<double> dist(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x,
-                        const xt::xarray<double>& y) {
+xt::xarray<double> dist(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& y) {
   return fast(m) ? dist_impl(m, x, y) : dist<SpdAffineInvariant<double>>(m, x, y);
 }
 FrechetMean<Matrix<float>> frechet_mean(const SpdAffineInvariant<float>& m, const xt::xarray<float>& points,

@@ -1,10 +1,10 @@
 #include "gyre/io/idx.hpp"
 
-#include <zlib.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+
+#include <zlib.h>
 
 #include "gyre/core/error.hpp"
 
@@ -62,8 +62,8 @@ IdxArray read_idx(const std::string& path) {
   }
   if (data.size() - header != count) {
     throw IoError("read_idx",
-                  (data.size() - header < count ? "truncated data in " : "trailing bytes in ") + path +
-                      ": expected " + std::to_string(count) + " bytes after the header",
+                  (data.size() - header < count ? "truncated data in " : "trailing bytes in ") + path + ": expected " +
+                      std::to_string(count) + " bytes after the header",
                   data.size() - header);
   }
   array.values.assign(data.begin() + static_cast<std::ptrdiff_t>(header), data.end());
@@ -72,15 +72,18 @@ IdxArray read_idx(const std::string& path) {
 
 xt::xtensor<std::uint8_t, 3> read_idx_images(const std::string& path) {
   IdxArray array = read_idx(path);
-  if (array.shape.size() != 3) throw IoError("read_idx_images", "images need 3 dimensions in " + path, array.shape.size());
-  xt::xtensor<std::uint8_t, 3> images = xt::xtensor<std::uint8_t, 3>::from_shape({array.shape[0], array.shape[1], array.shape[2]});
+  if (array.shape.size() != 3)
+    throw IoError("read_idx_images", "images need 3 dimensions in " + path, array.shape.size());
+  xt::xtensor<std::uint8_t, 3> images =
+      xt::xtensor<std::uint8_t, 3>::from_shape({array.shape[0], array.shape[1], array.shape[2]});
   std::copy(array.values.begin(), array.values.end(), images.begin());
   return images;
 }
 
 xt::xtensor<std::uint8_t, 1> read_idx_labels(const std::string& path) {
   IdxArray array = read_idx(path);
-  if (array.shape.size() != 1) throw IoError("read_idx_labels", "labels need 1 dimension in " + path, array.shape.size());
+  if (array.shape.size() != 1)
+    throw IoError("read_idx_labels", "labels need 1 dimension in " + path, array.shape.size());
   xt::xtensor<std::uint8_t, 1> labels = xt::xtensor<std::uint8_t, 1>::from_shape({array.shape[0]});
   std::copy(array.values.begin(), array.values.end(), labels.begin());
   return labels;
@@ -96,8 +99,8 @@ Dataset load_fashion_mnist(const std::string& directory, bool train, std::size_t
   const auto images = read_idx_images(prefix + "-images-idx3-ubyte.gz");
   const auto labels = read_idx_labels(prefix + "-labels-idx1-ubyte.gz");
   if (images.shape(0) != labels.shape(0)) {
-    throw IoError("load_fashion_mnist", "image and label counts differ in " + prefix + " (" +
-                                            std::to_string(images.shape(0)) + " images)",
+    throw IoError("load_fashion_mnist",
+                  "image and label counts differ in " + prefix + " (" + std::to_string(images.shape(0)) + " images)",
                   labels.shape(0));
   }
   const std::size_t n = limit > 0 ? std::min(limit, images.shape(0)) : images.shape(0);
@@ -106,7 +109,8 @@ Dataset load_fashion_mnist(const std::string& directory, bool train, std::size_t
   const std::size_t plane = images.shape(1) * images.shape(2);
   for (std::size_t i = 0; i < n * plane; ++i) dataset.images.data()[i] = images.data()[i] / 255.0f;
   for (std::size_t i = 0; i < n; ++i) {
-    if (labels(i) > 9) throw IoError("load_fashion_mnist", "label outside 0..9 in " + prefix, static_cast<int>(labels(i)));
+    if (labels(i) > 9)
+      throw IoError("load_fashion_mnist", "label outside 0..9 in " + prefix, static_cast<int>(labels(i)));
     dataset.labels.push_back(labels(i));
   }
   return dataset;

@@ -24,19 +24,31 @@ constexpr double kCharWidth = 7.4;
 constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"};
 // Later series are dashed, each differently, so that series drawn on top of each other (equal
 // values) still show every colour through the gaps.
-constexpr const char* kDashes[] = {"", " stroke-dasharray=\"10 5\"", " stroke-dasharray=\"3 6\"",
-                                   " stroke-dasharray=\"12 4 3 4\"", " stroke-dasharray=\"2 10\"",
+constexpr const char* kDashes[] = {"",
+                                   " stroke-dasharray=\"10 5\"",
+                                   " stroke-dasharray=\"3 6\"",
+                                   " stroke-dasharray=\"12 4 3 4\"",
+                                   " stroke-dasharray=\"2 10\"",
                                    " stroke-dasharray=\"6 8\""};
 
 std::string escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -57,7 +69,8 @@ std::vector<double> ticks(double low, double high) {
   const double span = high - low;
   const double step = tick_step(low, high);
   std::vector<double> result;
-  for (double t = std::ceil(low / step) * step; t <= high + 1e-9 * span; t += step) result.push_back(std::abs(t) < 1e-12 * span ? 0.0 : t);
+  for (double t = std::ceil(low / step) * step; t <= high + 1e-9 * span; t += step)
+    result.push_back(std::abs(t) < 1e-12 * span ? 0.0 : t);
   return result;
 }
 
@@ -85,7 +98,8 @@ std::string render_svg(const LinePlot& plot) {
     }
     for (std::size_t i = 0; i < s.x.size(); ++i) {
       if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) {
-        throw DomainError("render_svg", "series \"" + s.label + "\" has a non-finite value", std::isfinite(s.x[i]) ? s.y[i] : s.x[i]);
+        throw DomainError("render_svg", "series \"" + s.label + "\" has a non-finite value",
+                          std::isfinite(s.x[i]) ? s.y[i] : s.x[i]);
       }
       x_low = std::min(x_low, s.x[i]);
       x_high = std::max(x_high, s.x[i]);
@@ -116,11 +130,13 @@ std::string render_svg(const LinePlot& plot) {
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << kHeight
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">" << escape(plot.title) << "</text>\n";
+  svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">"
+      << escape(plot.title) << "</text>\n";
   for (double t : ticks(x_low, x_high)) {
     svg << "<line x1=\"" << px(t) << "\" y1=\"" << kTop << "\" x2=\"" << px(t) << "\" y2=\"" << kTop + plot_h
         << "\" stroke=\"#e5e5e5\"/>\n";
-    svg << "<text x=\"" << px(t) << "\" y=\"" << kTop + plot_h + 18 << "\" text-anchor=\"middle\">" << number(t) << "</text>\n";
+    svg << "<text x=\"" << px(t) << "\" y=\"" << kTop + plot_h + 18 << "\" text-anchor=\"middle\">" << number(t)
+        << "</text>\n";
   }
   for (double t : ticks(y_low, y_high)) {
     svg << "<line x1=\"" << kLeft << "\" y1=\"" << py(t) << "\" x2=\"" << kLeft + plot_w << "\" y2=\"" << py(t)
@@ -129,7 +145,8 @@ std::string render_svg(const LinePlot& plot) {
   }
   svg << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w << "\" height=\"" << plot_h
       << "\" fill=\"none\" stroke=\"black\"/>\n";
-  svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 18 << "\" text-anchor=\"middle\">" << escape(plot.x_label) << "</text>\n";
+  svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 18 << "\" text-anchor=\"middle\">"
+      << escape(plot.x_label) << "</text>\n";
   svg << "<text transform=\"translate(18," << kTop + plot_h / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
       << escape(plot.y_label) << "</text>\n";
   for (std::size_t k = 0; k < plot.series.size(); ++k) {
@@ -143,8 +160,8 @@ std::string render_svg(const LinePlot& plot) {
       svg << "<circle cx=\"" << px(s.x[i]) << "\" cy=\"" << py(s.y[i]) << "\" r=\"3\" fill=\"" << colour << "\"/>\n";
     }
     const double ly = kTop + 16 + 20 * static_cast<double>(k);
-    svg << "<line x1=\"" << kLeft + plot_w + 14 << "\" y1=\"" << ly - 4 << "\" x2=\"" << kLeft + plot_w + 38 << "\" y2=\""
-        << ly - 4 << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dashes << "/>\n";
+    svg << "<line x1=\"" << kLeft + plot_w + 14 << "\" y1=\"" << ly - 4 << "\" x2=\"" << kLeft + plot_w + 38
+        << "\" y2=\"" << ly - 4 << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dashes << "/>\n";
     svg << "<text x=\"" << kLeft + plot_w + 44 << "\" y=\"" << ly << "\">" << escape(s.label) << "</text>\n";
   }
   svg << "</svg>\n";

@@ -189,20 +189,21 @@ bool is_punct(const std::vector<Token>& t, std::size_t k, std::string_view p) {
 
 // Words that begin a statement, never a declaration.
 bool is_statement_keyword(std::string_view w) {
-  return is_one_of(w, {"if", "for", "while", "do", "switch", "try", "return", "break", "continue", "goto",
-                       "throw", "delete", "new", "case", "default", "sizeof", "this", "true", "false",
-                       "nullptr", "co_await", "co_return", "co_yield", "typeid", "static_cast",
-                       "dynamic_cast", "const_cast", "reinterpret_cast"});
+  return is_one_of(
+      w, {"if",        "for",      "while",  "do",          "switch",       "try",        "return",
+          "break",     "continue", "goto",   "throw",       "delete",       "new",        "case",
+          "default",   "sizeof",   "this",   "true",        "false",        "nullptr",    "co_await",
+          "co_return", "co_yield", "typeid", "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast"});
 }
 
 // Words that begin a declaration at namespace scope.
 bool is_declaration_keyword(std::string_view w) {
-  return is_one_of(w, {"using", "typedef", "namespace", "template", "class", "struct", "union", "enum",
-                       "extern", "static", "inline", "constexpr", "const", "volatile", "auto",
-                       "static_assert", "typename", "thread_local", "unsigned", "signed", "int", "long",
-                       "short", "char", "bool", "float", "double", "void", "wchar_t", "char8_t",
-                       "char16_t", "char32_t", "explicit", "virtual", "friend", "mutable", "register",
-                       "decltype", "alignas", "consteval", "constinit", "export"});
+  return is_one_of(w, {"using",   "typedef",       "namespace", "template",     "class",     "struct",    "union",
+                       "enum",    "extern",        "static",    "inline",       "constexpr", "const",     "volatile",
+                       "auto",    "static_assert", "typename",  "thread_local", "unsigned",  "signed",    "int",
+                       "long",    "short",         "char",      "bool",         "float",     "double",    "void",
+                       "wchar_t", "char8_t",       "char16_t",  "char32_t",     "explicit",  "virtual",   "friend",
+                       "mutable", "register",      "decltype",  "alignas",      "consteval", "constinit", "export"});
 }
 
 // The index of the `>` closing the `<` at `open`, or `open` itself if these are not template
@@ -251,8 +252,7 @@ bool starts_statement(const std::vector<Token>& t, std::size_t s) {
 bool starts_type_definition(const std::vector<Token>& t, std::size_t s, std::size_t stop) {
   std::size_t k = skip_template_headers(t, s, stop);
   if (is_word(t, k, "typedef")) ++k;
-  return k < stop && t[k].type == TokenType::identifier &&
-         is_one_of(t[k].text, {"class", "struct", "union", "enum"});
+  return k < stop && t[k].type == TokenType::identifier && is_one_of(t[k].text, {"class", "struct", "union", "enum"});
 }
 
 // A qualified name, possibly with template arguments, followed by another name (after `*`, `&`,
@@ -282,8 +282,8 @@ bool is_declaration(const std::vector<Token>& t, std::size_t s, std::size_t e) {
   }
   // `A::A(…)`: a constructor defined outside its class.
   if (k >= s + 3 && is_punct(t, k - 2, "::") && t[k - 1].text == t[k - 3].text && is_punct(t, k, "(")) return true;
-  while (k <= e && (is_punct(t, k, "*") || is_punct(t, k, "&") || is_punct(t, k, "&&") ||
-                    is_word(t, k, "const") || is_word(t, k, "volatile"))) {
+  while (k <= e && (is_punct(t, k, "*") || is_punct(t, k, "&") || is_punct(t, k, "&&") || is_word(t, k, "const") ||
+                    is_word(t, k, "volatile"))) {
     ++k;
   }
   return k <= e && t[k].type == TokenType::identifier;
@@ -318,8 +318,8 @@ std::size_t chunk_end(const std::vector<Token>& t, std::size_t s) {
   const bool statement = starts_statement(t, s);
   const bool type_definition = !statement && starts_type_definition(t, s, n);
   const std::size_t body_from = skip_template_headers(t, s, n);
-  bool assigned = false;  // a `=` at depth 0: braces belong to an initializer, the `;` ends it
-  bool arrow = false;     // a trailing return type: `auto f() -> T {` opens a body
+  bool assigned = false;                  // a `=` at depth 0: braces belong to an initializer, the `;` ends it
+  bool arrow = false;                     // a trailing return type: `auto f() -> T {` opens a body
   bool constructor_initializers = false;  // after `) :` of an out-of-class constructor
   bool member_initializer = false;        // inside the braces of one of them
   int depth = 0;
@@ -369,8 +369,7 @@ bool is_cling_pragma(std::string_view directive) {
   if (directive.substr(k, 6) != "pragma") return false;
   k += 6;
   skip_blanks();
-  return directive.substr(k, 5) == "cling" &&
-         (k + 5 == directive.size() || !is_identifier_char(directive[k + 5]));
+  return directive.substr(k, 5) == "cling" && (k + 5 == directive.size() || !is_identifier_char(directive[k + 5]));
 }
 
 }  // namespace
@@ -400,10 +399,14 @@ std::vector<CellChunk> split_cell(std::string_view cell) {
 
 const char* to_string(ChunkKind kind) {
   switch (kind) {
-    case ChunkKind::directive: return "directive";
-    case ChunkKind::cling_pragma: return "cling_pragma";
-    case ChunkKind::declaration: return "declaration";
-    case ChunkKind::statement: return "statement";
+    case ChunkKind::directive:
+      return "directive";
+    case ChunkKind::cling_pragma:
+      return "cling_pragma";
+    case ChunkKind::declaration:
+      return "declaration";
+    case ChunkKind::statement:
+      return "statement";
   }
   return "unknown";
 }

@@ -44,18 +44,18 @@ nl::json GyreInterpreter::execute_request_impl(int execution_counter, const std:
 
 nl::json GyreInterpreter::complete_request_impl(const std::string& /*code*/, int cursor_pos) {
   // No completion engine: an empty, well-formed reply keeps front ends happy.
-  return {{"status", "ok"}, {"matches", nl::json::array()}, {"cursor_start", cursor_pos},
-          {"cursor_end", cursor_pos}, {"metadata", nl::json::object()}};
+  return {{"status", "ok"},
+          {"matches", nl::json::array()},
+          {"cursor_start", cursor_pos},
+          {"cursor_end", cursor_pos},
+          {"metadata", nl::json::object()}};
 }
 
-nl::json GyreInterpreter::inspect_request_impl(const std::string& /*code*/, int /*cursor_pos*/,
-                                               int /*detail_level*/) {
+nl::json GyreInterpreter::inspect_request_impl(const std::string& /*code*/, int /*cursor_pos*/, int /*detail_level*/) {
   return {{"status", "ok"}, {"found", false}, {"data", nl::json::object()}, {"metadata", nl::json::object()}};
 }
 
-nl::json GyreInterpreter::is_complete_request_impl(const std::string& /*code*/) {
-  return {{"status", "complete"}};
-}
+nl::json GyreInterpreter::is_complete_request_impl(const std::string& /*code*/) { return {{"status", "complete"}}; }
 
 nl::json GyreInterpreter::kernel_info_request_impl() {
   return {{"implementation", "gyre-kernel"},

@@ -3,9 +3,9 @@
 // published as one stream message per cell (stdout and stderr in the order written); compile
 // errors, link errors and exceptions become Jupyter errors, and the kernel stays alive.
 
-#include <xeus/xinterpreter.hpp>
-
 #include <memory>
+
+#include <xeus/xinterpreter.hpp>
 
 #include "jit_session.hpp"
 
@@ -18,8 +18,8 @@ class GyreInterpreter : public xeus::xinterpreter {
 
  private:
   void configure_impl() override;
-  nl::json execute_request_impl(int execution_counter, const std::string& code, bool silent,
-                                bool store_history, nl::json user_expressions, bool allow_stdin) override;
+  nl::json execute_request_impl(int execution_counter, const std::string& code, bool silent, bool store_history,
+                                nl::json user_expressions, bool allow_stdin) override;
   nl::json complete_request_impl(const std::string& code, int cursor_pos) override;
   nl::json inspect_request_impl(const std::string& code, int cursor_pos, int detail_level) override;
   nl::json is_complete_request_impl(const std::string& code) override;

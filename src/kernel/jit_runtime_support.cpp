@@ -28,8 +28,8 @@ struct EmutlsControl {
 }  // namespace
 
 extern "C" {
-EmutlsControl gyre_emutls_once_call asm("__emutls_v._ZSt11__once_call") = {
-    sizeof(void (*)()), alignof(void (*)()), nullptr, nullptr};
-EmutlsControl gyre_emutls_once_callable asm("__emutls_v._ZSt15__once_callable") = {
-    sizeof(void*), alignof(void*), nullptr, nullptr};
+EmutlsControl gyre_emutls_once_call asm("__emutls_v._ZSt11__once_call") = {sizeof(void (*)()), alignof(void (*)()),
+                                                                           nullptr, nullptr};
+EmutlsControl gyre_emutls_once_callable asm("__emutls_v._ZSt15__once_callable") = {sizeof(void*), alignof(void*),
+                                                                                   nullptr, nullptr};
 }

@@ -1,6 +1,10 @@
 #include "jit_session.hpp"
 
-#include <cxxabi.h>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_set>
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
@@ -15,17 +19,12 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Sema/Scope.h>
 #include <clang/Sema/Sema.h>
+#include <cxxabi.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <sstream>
-#include <stdexcept>
-#include <unordered_set>
 
 #include "cell_program.hpp"
 #include "cell_splitter.hpp"
@@ -72,9 +71,8 @@ std::string demangle(const char* name) {
 }  // namespace
 
 // Called from JIT-compiled cells (see statement_runner_prelude); exported by -rdynamic.
-extern "C" __attribute__((visibility("default"))) void gyre_kernel_report_exception(const char* cell,
-                                                                                   const char* type,
-                                                                                   const char* what) {
+extern "C" __attribute__((visibility("default"))) void gyre_kernel_report_exception(const char* cell, const char* type,
+                                                                                    const char* what) {
   g_reported = {true, cell, demangle(type), what == nullptr ? "" : what};
 }
 
@@ -148,8 +146,8 @@ struct JitSession::Impl {
   // The translation-unit declarations of the accepted inputs (clang gives each input its own).
   std::unordered_set<const clang::TranslationUnitDecl*> accepted_units() {
     std::unordered_set<const clang::TranslationUnitDecl*> units;
-    for (const clang::TranslationUnitDecl* unit = compiler().getASTContext().getTranslationUnitDecl();
-         unit != nullptr; unit = unit->getPreviousDecl()) {
+    for (const clang::TranslationUnitDecl* unit = compiler().getASTContext().getTranslationUnitDecl(); unit != nullptr;
+         unit = unit->getPreviousDecl()) {
       units.insert(unit);
     }
     return units;
@@ -202,14 +200,21 @@ struct JitSession::Impl {
       if (candidate.find('/') != std::string::npos && !fs::exists(candidate)) continue;
       if (!llvm::sys::DynamicLibrary::LoadLibraryPermanently(candidate.c_str(), &why)) return;
     }
-    throw std::invalid_argument("load: cannot load " + name + (why.empty() ? " (not found in the library paths)" : ": " + why));
+    throw std::invalid_argument("load: cannot load " + name +
+                                (why.empty() ? " (not found in the library paths)" : ": " + why));
   }
 
   void apply(const ClingPragma& pragma) {
     switch (pragma.kind) {
-      case ClingPragma::Kind::add_include_path: add_include_path(pragma.argument); break;
-      case ClingPragma::Kind::add_library_path: library_paths.push_back(pragma.argument); break;
-      case ClingPragma::Kind::load: load(pragma.argument); break;
+      case ClingPragma::Kind::add_include_path:
+        add_include_path(pragma.argument);
+        break;
+      case ClingPragma::Kind::add_library_path:
+        library_paths.push_back(pragma.argument);
+        break;
+      case ClingPragma::Kind::load:
+        load(pragma.argument);
+        break;
     }
   }
 };
@@ -230,8 +235,7 @@ JitSession::JitSession(const JitOptions& options) : impl_(std::make_unique<Impl>
       "-Xclang", "-disable-llvm-passes",
       // With all declarations emitted, clang 14's <immintrin.h> (included by Eigen under AVX)
       // emits AMX helpers that need these features; nothing here executes AMX instructions.
-      "-mamx-tile", "-mamx-int8", "-mamx-bf16",
-      "-fno-color-diagnostics"};
+      "-mamx-tile", "-mamx-int8", "-mamx-bf16", "-fno-color-diagnostics"};
   for (const std::string& flag : options.compiler_flags) args.push_back(flag);
   for (const std::string& dir : options.include_paths) args.push_back("-I" + dir);
   std::vector<const char*> argv;
@@ -248,7 +252,8 @@ JitSession::JitSession(const JitOptions& options) : impl_(std::make_unique<Impl>
   ci.getDiagnostics().setFatalsAsError(true);
 
   auto interpreter = clang::Interpreter::create(std::move(*compiler));
-  if (!interpreter) throw std::runtime_error("gyre-kernel: cannot start clang's interpreter: " + to_string(interpreter.takeError()));
+  if (!interpreter)
+    throw std::runtime_error("gyre-kernel: cannot start clang's interpreter: " + to_string(interpreter.takeError()));
   impl_->interpreter = std::move(*interpreter);
   printer->BeginSourceFile(impl_->compiler().getLangOpts(), &impl_->compiler().getPreprocessor());
 
@@ -338,8 +343,8 @@ CellOutcome JitSession::run_cell(int number, std::string_view code, const LiveOu
       fail("LinkError", cell_name + ": " + summary, traceback);
       // ORC keeps the failed module's initializer pending and retries it, failing once more, on
       // the next execution; a throwaway input takes that failure so the user's next cell runs.
-      llvm::consumeError(impl_->interpreter->ParseAndExecute(
-          "static const int gyre_kernel_after_link_error_" + std::to_string(impl_->statement_group++) + " = 0;"));
+      llvm::consumeError(impl_->interpreter->ParseAndExecute("static const int gyre_kernel_after_link_error_" +
+                                                             std::to_string(impl_->statement_group++) + " = 0;"));
       impl_->take_diagnostics();
       return outcome;
     }

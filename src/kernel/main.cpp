@@ -3,14 +3,14 @@
 // -I and -L act as #pragma cling add_include_path / add_library_path in every session; flags
 // after -- go to the compiler (the kernelspec passes the instruction set libgyre was built with).
 
+#include <iostream>
+#include <memory>
+#include <string>
+
 #include <xeus/xeus_context.hpp>
 #include <xeus/xkernel.hpp>
 #include <xeus/xkernel_configuration.hpp>
 #include <xeus/xserver_zmq.hpp>
-
-#include <iostream>
-#include <memory>
-#include <string>
 
 #include "gyre_interpreter.hpp"
 

@@ -4,13 +4,13 @@
 //   gyre-notebook-program NOTEBOOK.ipynb PROGRAM.cpp
 // stdout: one flag per line (-I…, -L…, -l…), for the caller to pass to the compiler.
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "cell_program.hpp"
 #include "cell_splitter.hpp"
@@ -66,7 +66,7 @@ int main(int argc, char* argv[]) {
         const auto pragma = gyre::kernel::parse_cling_pragma(chunk.text);
         using Kind = gyre::kernel::ClingPragma::Kind;
         const std::string base = pragma.argument.rfind("lib", 0) == 0 ? pragma.argument.substr(3) : pragma.argument;
-        flags << (pragma.kind == Kind::add_include_path ? "-I" + pragma.argument
+        flags << (pragma.kind == Kind::add_include_path   ? "-I" + pragma.argument
                   : pragma.kind == Kind::add_library_path ? "-L" + pragma.argument
                                                           : "-l" + base)
               << '\n';

@@ -1,11 +1,11 @@
 #include "output_capture.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
+
+#include <unistd.h>
 
 #include "utf8_text.hpp"
 

@@ -5,9 +5,9 @@
 // While the cell runs, another thread may collect what has reached the file so far (take_new),
 // which is how long work shows its progress in the notebook before the cell ends.
 
-#include <sys/types.h>
-
 #include <string>
+
+#include <sys/types.h>
 
 namespace gyre::kernel {
 

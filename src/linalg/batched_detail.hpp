@@ -61,11 +61,13 @@ inline std::string item_string(std::ptrdiff_t i) { return "item " + std::to_stri
 /// Item i of a batch of r×c matrices.
 template <class T>
 ConstItem<T> item(const xt::xarray<T>& a, std::ptrdiff_t i, int r, int c) {
-  return ConstItem<T>(a.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(r) * static_cast<std::size_t>(c), r, c);
+  return ConstItem<T>(
+      a.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(r) * static_cast<std::size_t>(c), r, c);
 }
 template <class T>
 Item<T> item(xt::xarray<T>& a, std::ptrdiff_t i, int r, int c) {
-  return Item<T>(a.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(r) * static_cast<std::size_t>(c), r, c);
+  return Item<T>(a.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(r) * static_cast<std::size_t>(c), r,
+                 c);
 }
 
 }  // namespace gyre::linalg::detail

@@ -8,10 +8,10 @@
 
 #include <Eigen/QR>
 
+#include "batched_detail.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/parallel.hpp"
-#include "batched_detail.hpp"
 
 namespace gyre::linalg {
 

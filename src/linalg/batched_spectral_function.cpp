@@ -9,12 +9,12 @@
 
 #include <Eigen/Core>
 
+#include "batched_detail.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/parallel.hpp"
 #include "gyre/core/validate.hpp"
 #include "gyre/linalg/batched_symmetric_eigen.hpp"
-#include "batched_detail.hpp"
 
 namespace gyre::linalg {
 
@@ -64,11 +64,13 @@ template <class T>
 void check_symmetric_items(const xt::xarray<T>& x, int n) {
   parallel_for(static_cast<std::ptrdiff_t>(x.shape()[0]), 4.0 * n * n, [&](std::ptrdiff_t i) {
     const ConstItem<T> xi = item(x, i, n, n);
-    if (!xi.allFinite()) throw DomainError(kForward, item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
+    if (!xi.allFinite())
+      throw DomainError(kForward, item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
     const T scale = xi.cwiseAbs().maxCoeff();
     const T asymmetry = (xi - xi.transpose()).cwiseAbs().maxCoeff();
     if (!(asymmetry <= membership_tolerance<T>() * scale)) {
-      throw DomainError(kForward, item_string(i) + " is not symmetric (max |Xᵢⱼ − Xⱼᵢ| / max |Xᵢⱼ|)", asymmetry / scale);
+      throw DomainError(kForward, item_string(i) + " is not symmetric (max |Xᵢⱼ − Xⱼᵢ| / max |Xᵢⱼ|)",
+                        asymmetry / scale);
     }
   });
 }
@@ -117,15 +119,16 @@ void batched_spectral_function(const xt::xarray<T>& x, const F& f, SpectralForwa
       T* mapped = saved.mapped.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(n);
       if (checks && F::kPositiveDomain && !(lambda[0] > 0)) {
         throw DomainError(kForward,
-                          item_string(i) + " is not positive definite, as " + F::kName +
-                              " needs (smallest eigenvalue)",
+                          item_string(i) + " is not positive definite, as " + F::kName + " needs (smallest eigenvalue)",
                           lambda[0]);
       }
       for (int k = 0; k < n; ++k) {
         mapped[k] = f.value(lambda[k]);
         if (checks && !std::isfinite(mapped[k])) {
-          throw DomainError(kForward, std::string(F::kName) + " of an eigenvalue of " + item_string(i) + " is not finite (eigenvalue)",
-                            lambda[k]);
+          throw DomainError(
+              kForward,
+              std::string(F::kName) + " of an eigenvalue of " + item_string(i) + " is not finite (eigenvalue)",
+              lambda[k]);
         }
       }
       const ConstItem<T> u = item(std::as_const(saved.vectors), i, n, n);
@@ -161,7 +164,8 @@ void batched_spectral_function_backward(const SpectralSaved<T>& saved, const F& 
   if (checks) {
     parallel_for(count, 8.0 * n * n * n, [&](std::ptrdiff_t i) {
       if (!item(grad_y, i, n, n).allFinite()) {
-        throw DomainError(kBackward, "gradient of " + item_string(i) + " has a non-finite entry (NaN or Inf)", "NaN/Inf");
+        throw DomainError(kBackward, "gradient of " + item_string(i) + " has a non-finite entry (NaN or Inf)",
+                          "NaN/Inf");
       }
     });
   }
@@ -222,10 +226,10 @@ template void batched_spectral_function_backward(const SpectralSaved<float>&, co
                                                  xt::xarray<float>&);
 template void batched_spectral_function_backward(const SpectralSaved<float>&, const Sqrt&, const xt::xarray<float>&,
                                                  xt::xarray<float>&);
-template void batched_spectral_function_backward(const SpectralSaved<float>&, const InverseSqrt&, const xt::xarray<float>&,
-                                                 xt::xarray<float>&);
-template void batched_spectral_function_backward(const SpectralSaved<double>&, const Rectify&, const xt::xarray<double>&,
-                                                 xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<float>&, const InverseSqrt&,
+                                                 const xt::xarray<float>&, xt::xarray<float>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const Rectify&,
+                                                 const xt::xarray<double>&, xt::xarray<double>&);
 template void batched_spectral_function_backward(const SpectralSaved<double>&, const Log&, const xt::xarray<double>&,
                                                  xt::xarray<double>&);
 template void batched_spectral_function_backward(const SpectralSaved<double>&, const Exp&, const xt::xarray<double>&,
@@ -234,7 +238,7 @@ template void batched_spectral_function_backward(const SpectralSaved<double>&, c
                                                  xt::xarray<double>&);
 template void batched_spectral_function_backward(const SpectralSaved<double>&, const Sqrt&, const xt::xarray<double>&,
                                                  xt::xarray<double>&);
-template void batched_spectral_function_backward(const SpectralSaved<double>&, const InverseSqrt&, const xt::xarray<double>&,
-                                                 xt::xarray<double>&);
+template void batched_spectral_function_backward(const SpectralSaved<double>&, const InverseSqrt&,
+                                                 const xt::xarray<double>&, xt::xarray<double>&);
 
 }  // namespace gyre::linalg

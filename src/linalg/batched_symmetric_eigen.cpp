@@ -24,8 +24,8 @@ template <class T>
 using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 // A matrix of the Jacobi kernel's sizes, on the stack.
 template <class T>
-using Small = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor, kMaxBatchedJacobiSize,
-                            kMaxBatchedJacobiSize>;
+using Small =
+    Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor, kMaxBatchedJacobiSize, kMaxBatchedJacobiSize>;
 
 // The circle method of round-robin tournaments, laid out so that round r pairs positions
 // (2k, 2k + 1). Between rounds every index moves from position p to next[p]; the move is the same
@@ -252,8 +252,9 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
     };
     std::array<T, kMaxPadded> diagonal{};
     for (int i = 0; i < n; ++i) diagonal[static_cast<std::size_t>(i)] = value_at(i);
-    std::sort(order.begin(), order.begin() + n,
-              [&](int i, int j) { return diagonal[static_cast<std::size_t>(i)] < diagonal[static_cast<std::size_t>(j)]; });
+    std::sort(order.begin(), order.begin() + n, [&](int i, int j) {
+      return diagonal[static_cast<std::size_t>(i)] < diagonal[static_cast<std::size_t>(j)];
+    });
     for (int k = 0; k < n; ++k) item_values[k] = diagonal[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])];
     if (!with_vectors) continue;
     Eigen::Map<RowMajor<T>> out(item_vectors, n, n);
@@ -273,8 +274,7 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
 }  // namespace
 
 template <class T>
-void batched_symmetric_eigen(int n, std::ptrdiff_t count, const T* matrices, T* values, T* vectors,
-                             const T* start) {
+void batched_symmetric_eigen(int n, std::ptrdiff_t count, const T* matrices, T* values, T* vectors, const T* start) {
   if (count <= 0 || n <= 0) return;
   const std::size_t item = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   if (n > kMaxBatchedJacobiSize) {

@@ -20,7 +20,8 @@ using detail::RowMatrix;
 
 void check_sizes(int n_in, int n_out, int in_channels, int out_channels) {
   const std::string sizes = "n_in = " + std::to_string(n_in) + ", n_out = " + std::to_string(n_out);
-  if (!(n_out >= 1 && n_out <= n_in)) throw ShapeError("BiMap", "needs 1 <= n_out <= n_in (W has orthonormal columns)", sizes);
+  if (!(n_out >= 1 && n_out <= n_in))
+    throw ShapeError("BiMap", "needs 1 <= n_out <= n_in (W has orthonormal columns)", sizes);
   if (!(in_channels >= 1 && out_channels >= 1)) {
     throw ShapeError("BiMap", "channel counts must be >= 1",
                      std::to_string(in_channels) + " → " + std::to_string(out_channels));
@@ -33,7 +34,8 @@ Parameter<T> haar_weight(int n_in, int n_out, int in_channels, int out_channels,
   const std::string name = "St(" + std::to_string(n_in) + ", " + std::to_string(n_out) + ")";
   auto space = make_batch_space(Stiefel<T>(n_in, n_out), name);
   Rng rng(seed);
-  xt::xarray<T> w = space->random_points({static_cast<std::size_t>(out_channels), static_cast<std::size_t>(in_channels)}, rng);
+  xt::xarray<T> w =
+      space->random_points({static_cast<std::size_t>(out_channels), static_cast<std::size_t>(in_channels)}, rng);
   return Parameter<T>("BiMap.weight", std::move(w), std::move(space));
 }
 
@@ -79,7 +81,8 @@ GeometricTensor<T> BiMap<T>::backward(const GeometricTensor<T>& grad_output) {
   require_type("BiMap::backward", out_type_, grad_output.type);
   const xt::xarray<T>& x_all = inputs_.top("BiMap::backward", describe());
   if (grad_output.batch() != x_all.shape()[0]) {
-    throw ShapeError("BiMap::backward", "grad_output must have the forward's batch size " + std::to_string(x_all.shape()[0]),
+    throw ShapeError("BiMap::backward",
+                     "grad_output must have the forward's batch size " + std::to_string(x_all.shape()[0]),
                      grad_output.batch());
   }
   const std::size_t batch = x_all.shape()[0];
@@ -101,32 +104,34 @@ GeometricTensor<T> BiMap<T>::backward(const GeometricTensor<T>& grad_output) {
   const T* g = g_sym.data();
   xt::xarray<T> grad_x = xt::zeros<T>({batch, ci, static_cast<std::size_t>(a), static_cast<std::size_t>(a)});
   T* gx = grad_x.data();
-  parallel_for(static_cast<std::ptrdiff_t>(batch), 4.0 * static_cast<double>(co * ci) * a * a * b, [&](std::ptrdiff_t s) {
-    const auto su = static_cast<std::size_t>(s);
-    for (std::size_t i = 0; i < ci; ++i) {
-      MutableMap<T> gx_si(gx + (su * ci + i) * aa, a, a);
-      for (std::size_t o = 0; o < co; ++o) {
-        ConstMap<T> w_oi(w + (o * ci + i) * ab, a, b);
-        ConstMap<T> g_so(g + (su * co + o) * bb, b, b);
-        gx_si.noalias() += w_oi.lazyProduct(g_so.lazyProduct(w_oi.transpose()).eval());
-      }
-    }
-  });
+  parallel_for(static_cast<std::ptrdiff_t>(batch), 4.0 * static_cast<double>(co * ci) * a * a * b,
+               [&](std::ptrdiff_t s) {
+                 const auto su = static_cast<std::size_t>(s);
+                 for (std::size_t i = 0; i < ci; ++i) {
+                   MutableMap<T> gx_si(gx + (su * ci + i) * aa, a, a);
+                   for (std::size_t o = 0; o < co; ++o) {
+                     ConstMap<T> w_oi(w + (o * ci + i) * ab, a, b);
+                     ConstMap<T> g_so(g + (su * co + o) * bb, b, b);
+                     gx_si.noalias() += w_oi.lazyProduct(g_so.lazyProduct(w_oi.transpose()).eval());
+                   }
+                 }
+               });
   // ∂L/∂W[o, i] = 2·Σ_s X[s, i]·W[o, i]·G[s, o]: one weight per task, so no two tasks write the same memory.
   T* gw = weight_.grad.data();
-  parallel_for(static_cast<std::ptrdiff_t>(co * ci), 4.0 * static_cast<double>(batch) * a * a * b, [&](std::ptrdiff_t k) {
-    const auto ku = static_cast<std::size_t>(k);
-    const std::size_t o = ku / ci;
-    const std::size_t i = ku % ci;
-    ConstMap<T> w_oi(w + ku * ab, a, b);
-    RowMatrix<T> sum = RowMatrix<T>::Zero(a, b);
-    for (std::size_t s = 0; s < batch; ++s) {
-      ConstMap<T> x_si(x + (s * ci + i) * aa, a, a);
-      ConstMap<T> g_so(g + (s * co + o) * bb, b, b);
-      sum.noalias() += x_si.lazyProduct(w_oi.lazyProduct(g_so).eval());
-    }
-    MutableMap<T>(gw + ku * ab, a, b) += T(2) * sum;
-  });
+  parallel_for(static_cast<std::ptrdiff_t>(co * ci), 4.0 * static_cast<double>(batch) * a * a * b,
+               [&](std::ptrdiff_t k) {
+                 const auto ku = static_cast<std::size_t>(k);
+                 const std::size_t o = ku / ci;
+                 const std::size_t i = ku % ci;
+                 ConstMap<T> w_oi(w + ku * ab, a, b);
+                 RowMatrix<T> sum = RowMatrix<T>::Zero(a, b);
+                 for (std::size_t s = 0; s < batch; ++s) {
+                   ConstMap<T> x_si(x + (s * ci + i) * aa, a, a);
+                   ConstMap<T> g_so(g + (s * co + o) * bb, b, b);
+                   sum.noalias() += x_si.lazyProduct(w_oi.lazyProduct(g_so).eval());
+                 }
+                 MutableMap<T>(gw + ku * ab, a, b) += T(2) * sum;
+               });
   inputs_.drop();
   return GeometricTensor<T>(in_type_, std::move(grad_x));
 }

@@ -1,7 +1,5 @@
 #include "gyre/nn/conv2d.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -9,6 +7,7 @@
 #include <utility>
 
 #include <Eigen/Core>
+#include <omp.h>
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/parallel.hpp"
@@ -173,10 +172,9 @@ int conv_output_size(int input, int kernel, const Conv2dGeometry& geometry) {
   const int span = geometry.dilation * (kernel - 1) + 1;
   const int size = (input + 2 * geometry.padding - span) / geometry.stride + 1;
   if (input + 2 * geometry.padding < span || size < 1) {
-    throw ShapeError("conv_output_size",
-                     "padded input " + std::to_string(input + 2 * geometry.padding) +
-                         " is smaller than the dilated kernel",
-                     span);
+    throw ShapeError(
+        "conv_output_size",
+        "padded input " + std::to_string(input + 2 * geometry.padding) + " is smaller than the dilated kernel", span);
   }
   return size;
 }
@@ -188,9 +186,9 @@ xt::xtensor<T, 4> conv2d_reference(const xt::xtensor<T, 4>& input, const xt::xte
   const int out_channels = static_cast<int>(filter.shape(0));
   check_bias(bias, filter.shape(0));
   const std::size_t n = input.shape(0);
-  xt::xtensor<T, 4> output = xt::xtensor<T, 4>::from_shape(
-      {n, static_cast<std::size_t>(out_channels), static_cast<std::size_t>(s.out_height),
-       static_cast<std::size_t>(s.out_width)});
+  xt::xtensor<T, 4> output =
+      xt::xtensor<T, 4>::from_shape({n, static_cast<std::size_t>(out_channels), static_cast<std::size_t>(s.out_height),
+                                     static_cast<std::size_t>(s.out_width)});
   const int patch = s.channels * s.kernel * s.kernel;
   const int pixels = s.out_height * s.out_width;
   const ConstRowMap<T> f(filter.data(), out_channels, patch);
@@ -212,7 +210,6 @@ xt::xtensor<T, 4> conv2d_reference(const xt::xtensor<T, 4>& input, const xt::xte
   });
   return output;
 }
-
 
 template <class T>
 Conv2dGradients<T> conv2d_backward_reference(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
@@ -261,7 +258,8 @@ Conv2dGradients<T> conv2d_backward_reference(const xt::xtensor<T, 4>& input, con
   grads.bias.assign(static_cast<std::size_t>(out_channels), T(0));
   for (std::size_t t = 0; t < partial.size(); ++t) {
     total += partial[t];
-    for (int o = 0; o < out_channels; ++o) grads.bias[static_cast<std::size_t>(o)] += partial_bias[t][static_cast<std::size_t>(o)];
+    for (int o = 0; o < out_channels; ++o)
+      grads.bias[static_cast<std::size_t>(o)] += partial_bias[t][static_cast<std::size_t>(o)];
   }
   return grads;
 }
@@ -306,11 +304,11 @@ bool conv2d_uses_onednn() noexcept {
 
 #define GYRE_INSTANTIATE_CONV2D(T)                                                                             \
   template xt::xtensor<T, 4> conv2d(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&, const std::vector<T>&, \
-                                    const Conv2dGeometry&);                                                     \
+                                    const Conv2dGeometry&);                                                    \
   template xt::xtensor<T, 4> conv2d_reference(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&,              \
-                                              const std::vector<T>&, const Conv2dGeometry&);                    \
+                                              const std::vector<T>&, const Conv2dGeometry&);                   \
   template Conv2dGradients<T> conv2d_backward(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&,              \
-                                              const xt::xtensor<T, 4>&, const Conv2dGeometry&, bool);           \
+                                              const xt::xtensor<T, 4>&, const Conv2dGeometry&, bool);          \
   template Conv2dGradients<T> conv2d_backward_reference(const xt::xtensor<T, 4>&, const xt::xtensor<T, 4>&,    \
                                                         const xt::xtensor<T, 4>&, const Conv2dGeometry&, bool);
 GYRE_INSTANTIATE_CONV2D(float)

@@ -11,7 +11,8 @@ template <class T>
 CrossEntropy<T> cross_entropy(const xt::xtensor<T, 2>& logits, const std::vector<int>& labels) {
   const std::size_t n = logits.shape(0);
   const std::size_t k = logits.shape(1);
-  if (labels.size() != n) throw ShapeError("cross_entropy", "one label per row of logits " + std::to_string(n), labels.size());
+  if (labels.size() != n)
+    throw ShapeError("cross_entropy", "one label per row of logits " + std::to_string(n), labels.size());
   if (n == 0 || k == 0) throw ShapeError("cross_entropy", "logits must be non-empty", n * k);
   CrossEntropy<T> result;
   result.grad = xt::xtensor<T, 2>::from_shape({n, k});

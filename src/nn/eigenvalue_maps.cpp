@@ -48,9 +48,9 @@ GeometricTensor<T> EigenvalueMap<T, F>::backward(const GeometricTensor<T>& grad_
   const linalg::SpectralSaved<T>& saved = saved_.top(where.c_str(), describe());
   const std::size_t channels = static_cast<std::size_t>(in_type_.channels());
   if (grad_output.batch() * channels != saved.values.shape()[0]) {
-    throw ShapeError(where, "grad_output must have the forward's batch size " +
-                                std::to_string(saved.values.shape()[0] / channels),
-                     grad_output.batch());
+    throw ShapeError(
+        where, "grad_output must have the forward's batch size " + std::to_string(saved.values.shape()[0] / channels),
+        grad_output.batch());
   }
   xt::xarray<T> grad = linalg::batched_spectral_function_backward(saved, f_, items(grad_output.data));
   saved_.drop();
@@ -72,15 +72,18 @@ ReEig<T>::ReEig(int n, int channels, double epsilon)
 
 template <class T>
 LogEig<T>::LogEig(int n, int channels)
-    : EigenvalueMap<T, linalg::Log>("LogEig", linalg::Log{}, spd_features(n, channels), matrix_features(n, n, channels)) {}
+    : EigenvalueMap<T, linalg::Log>("LogEig", linalg::Log{}, spd_features(n, channels),
+                                    matrix_features(n, n, channels)) {}
 
 template <class T>
 ExpEig<T>::ExpEig(int n, int channels)
-    : EigenvalueMap<T, linalg::Exp>("ExpEig", linalg::Exp{}, matrix_features(n, n, channels), spd_features(n, channels)) {}
+    : EigenvalueMap<T, linalg::Exp>("ExpEig", linalg::Exp{}, matrix_features(n, n, channels),
+                                    spd_features(n, channels)) {}
 
 template <class T>
 PowEig<T>::PowEig(int n, int channels, double p)
-    : EigenvalueMap<T, linalg::Power>("PowEig", linalg::Power{p}, spd_features(n, channels), spd_features(n, channels)) {
+    : EigenvalueMap<T, linalg::Power>("PowEig", linalg::Power{p}, spd_features(n, channels),
+                                      spd_features(n, channels)) {
   if (!std::isfinite(p)) throw DomainError("PowEig", "the power must be finite", p);
 }
 

@@ -52,10 +52,12 @@ FieldKernelBasis::FieldKernelBasis(const FieldType& out, const FieldType& in, in
                                         in.fields()[static_cast<std::size_t>(in_representative[ci])], kernel_size,
                                         params, dilation);
       for (int f = 0; f < out.n_fields(); ++f) {
-        if (out_class[static_cast<std::size_t>(f)] == static_cast<int>(co)) block.out_offsets.push_back(out.field_offset(f));
+        if (out_class[static_cast<std::size_t>(f)] == static_cast<int>(co))
+          block.out_offsets.push_back(out.field_offset(f));
       }
       for (int f = 0; f < in.n_fields(); ++f) {
-        if (in_class[static_cast<std::size_t>(f)] == static_cast<int>(ci)) block.in_offsets.push_back(in.field_offset(f));
+        if (in_class[static_cast<std::size_t>(f)] == static_cast<int>(ci))
+          block.in_offsets.push_back(in.field_offset(f));
       }
       if (block.basis->dim() == 0) continue;
       block.weight_offset = dim_;
@@ -68,7 +70,8 @@ FieldKernelBasis::FieldKernelBasis(const FieldType& out, const FieldType& in, in
     const repr::Representation& rho = out.fields()[static_cast<std::size_t>(f)];
     for (std::size_t i = 0; i < rho.irreps().size(); ++i) {
       if (rho.irreps()[i] == repr::Irrep{0, 0}) {
-        bias_columns_.push_back({out.field_offset(f), rho.change_of_basis().col(rho.irrep_offset(static_cast<int>(i)))});
+        bias_columns_.push_back(
+            {out.field_offset(f), rho.change_of_basis().col(rho.irrep_offset(static_cast<int>(i)))});
       }
     }
   }
@@ -104,10 +107,12 @@ void FieldKernelBasis::expand(const T* weights, T* filter) const {
         const T* src = expanded.data() + static_cast<std::size_t>(a * n_in + c) * d_o * d_i * pixels;
         for (int o = 0; o < d_o; ++o) {
           for (int i = 0; i < d_i; ++i) {
-            T* dst = filter + (static_cast<std::size_t>(block.out_offsets[static_cast<std::size_t>(a)] + o) * in_channels_ +
-                               static_cast<std::size_t>(block.in_offsets[static_cast<std::size_t>(c)] + i)) *
-                                  pixels;
-            std::memcpy(dst, src + static_cast<std::size_t>(o * d_i + i) * pixels, sizeof(T) * static_cast<std::size_t>(pixels));
+            T* dst =
+                filter + (static_cast<std::size_t>(block.out_offsets[static_cast<std::size_t>(a)] + o) * in_channels_ +
+                          static_cast<std::size_t>(block.in_offsets[static_cast<std::size_t>(c)] + i)) *
+                             pixels;
+            std::memcpy(dst, src + static_cast<std::size_t>(o * d_i + i) * pixels,
+                        sizeof(T) * static_cast<std::size_t>(pixels));
           }
         }
       }
@@ -130,10 +135,12 @@ void FieldKernelBasis::project(const T* grad_filter, T* grad_weights) const {
         T* dst = gathered.data() + static_cast<std::size_t>(a * n_in + c) * d_o * d_i * pixels;
         for (int o = 0; o < d_o; ++o) {
           for (int i = 0; i < d_i; ++i) {
-            const T* src = grad_filter + (static_cast<std::size_t>(block.out_offsets[static_cast<std::size_t>(a)] + o) * in_channels_ +
+            const T* src = grad_filter + (static_cast<std::size_t>(block.out_offsets[static_cast<std::size_t>(a)] + o) *
+                                              in_channels_ +
                                           static_cast<std::size_t>(block.in_offsets[static_cast<std::size_t>(c)] + i)) *
                                              pixels;
-            std::memcpy(dst + static_cast<std::size_t>(o * d_i + i) * pixels, src, sizeof(T) * static_cast<std::size_t>(pixels));
+            std::memcpy(dst + static_cast<std::size_t>(o * d_i + i) * pixels, src,
+                        sizeof(T) * static_cast<std::size_t>(pixels));
           }
         }
       }

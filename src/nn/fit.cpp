@@ -18,7 +18,8 @@ namespace gyre::nn {
 namespace {
 
 /// Samples order[begin..end) of (N, …) as a new (end − begin, …) array.
-xt::xarray<float> take(const xt::xarray<float>& inputs, const std::vector<std::size_t>& order, std::size_t begin, std::size_t end) {
+xt::xarray<float> take(const xt::xarray<float>& inputs, const std::vector<std::size_t>& order, std::size_t begin,
+                       std::size_t end) {
   std::vector<std::size_t> shape(inputs.shape().begin(), inputs.shape().end());
   const std::size_t sample = inputs.size() / shape[0];
   shape[0] = end - begin;
@@ -38,7 +39,8 @@ xt::xtensor<float, 2> logits_of(const char* where, const GeometricTensor<float>&
 
 void check_sizes(const char* where, const xt::xarray<float>& inputs, const std::vector<int>& labels, int batch_size) {
   if (inputs.dimension() == 0 || labels.size() != inputs.shape()[0]) {
-    throw ShapeError(where, "one label per sample " + std::to_string(inputs.dimension() ? inputs.shape()[0] : 0), labels.size());
+    throw ShapeError(where, "one label per sample " + std::to_string(inputs.dimension() ? inputs.shape()[0] : 0),
+                     labels.size());
   }
   if (labels.empty()) throw ShapeError(where, "needs at least one sample", 0);
   if (!(batch_size >= 1)) throw DomainError(where, "batch size must be >= 1", batch_size);
@@ -46,9 +48,9 @@ void check_sizes(const char* where, const xt::xarray<float>& inputs, const std::
 
 }  // namespace
 
-std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>& inputs, const std::vector<int>& labels,
-                                     const FitOptions& options, const FitProgress& progress,
-                                     const std::function<void(int)>& after_epoch) {
+std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>& inputs,
+                                     const std::vector<int>& labels, const FitOptions& options,
+                                     const FitProgress& progress, const std::function<void(int)>& after_epoch) {
   const char* const where = "fit_classifier";
   check_sizes(where, inputs, labels, options.batch_size);
   optim::Adam<float> adam(net.parameters(), options.learning_rate);
@@ -71,30 +73,36 @@ std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>
       std::vector<int> batch_labels;
       for (std::size_t i = begin; i < end; ++i) batch_labels.push_back(labels[order[i]]);
       adam.zero_grad();
-      const GeometricTensor<float> output = net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end)));
+      const GeometricTensor<float> output =
+          net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end)));
       const CrossEntropy<float> ce = cross_entropy(logits_of(where, output, end - begin), batch_labels);
       static_cast<void>(net.backward(GeometricTensor<float>(output.type, xt::xarray<float>(ce.grad))));
       adam.step();
       for (const Parameter<float>* p : net.parameters()) {
         for (float v : p->value) {
-          if (!std::isfinite(v)) throw ConvergenceError(where, "parameter " + p->name + " became non-finite at sample", done);
+          if (!std::isfinite(v))
+            throw ConvergenceError(where, "parameter " + p->name + " became non-finite at sample", done);
         }
       }
       loss_sum += static_cast<double>(ce.loss) * static_cast<double>(end - begin);
       correct += ce.correct;
       seen += end - begin;
       done += end - begin;
-      if (progress) progress(done, total, loss_sum / static_cast<double>(seen), static_cast<double>(correct) / static_cast<double>(seen));
+      if (progress)
+        progress(done, total, loss_sum / static_cast<double>(seen),
+                 static_cast<double>(correct) / static_cast<double>(seen));
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    epochs.push_back({loss_sum / static_cast<double>(seen), static_cast<double>(correct) / static_cast<double>(seen), seconds});
+    epochs.push_back(
+        {loss_sum / static_cast<double>(seen), static_cast<double>(correct) / static_cast<double>(seen), seconds});
     if (after_epoch) after_epoch(epoch);
   }
   net.eval();
   return epochs;
 }
 
-double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs, const std::vector<int>& labels, int batch_size) {
+double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs, const std::vector<int>& labels,
+                           int batch_size) {
   const char* const where = "classifier_accuracy";
   check_sizes(where, inputs, labels, batch_size);
   net.eval();
@@ -104,8 +112,8 @@ double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs, 
   std::size_t correct = 0;
   for (std::size_t begin = 0; begin < order.size(); begin += static_cast<std::size_t>(batch_size)) {
     const std::size_t end = std::min(order.size(), begin + static_cast<std::size_t>(batch_size));
-    const xt::xtensor<float, 2> logits =
-        logits_of(where, net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end))), end - begin);
+    const xt::xtensor<float, 2> logits = logits_of(
+        where, net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end))), end - begin);
     for (std::size_t i = 0; i < end - begin; ++i) {
       std::size_t best = 0;
       for (std::size_t k = 1; k < logits.shape(1); ++k) {

@@ -72,20 +72,22 @@ GeometricTensor<T> FRMap<T>::forward(const GeometricTensor<T>& input) {
   const auto np = static_cast<std::size_t>(n_ * p_);
   const auto mp = static_cast<std::size_t>(m_ * p_);
   const auto mn = static_cast<std::size_t>(m_ * n_);
-  xt::xarray<T> y = xt::xarray<T>::from_shape({batch, c * k, static_cast<std::size_t>(m_), static_cast<std::size_t>(p_)});  // every item written
+  xt::xarray<T> y = xt::xarray<T>::from_shape(
+      {batch, c * k, static_cast<std::size_t>(m_), static_cast<std::size_t>(p_)});  // every item written
   const T* x = input.data.data();
   const T* w = weight_.value.data();
   T* out = y.data();
-  parallel_for(static_cast<std::ptrdiff_t>(batch), 2.0 * static_cast<double>(c * k * mn * static_cast<std::size_t>(p_)), [&](std::ptrdiff_t s) {
-    const auto su = static_cast<std::size_t>(s);
-    for (std::size_t ci = 0; ci < c; ++ci) {
-      ConstMap<T> x_sc(x + (su * c + ci) * np, n_, p_);
-      for (std::size_t f = 0; f < k; ++f) {
-        ConstMap<T> w_cf(w + (ci * k + f) * mn, m_, n_);
-        MutableMap<T>(out + (su * c * k + ci * k + f) * mp, m_, p_).noalias() = w_cf.lazyProduct(x_sc);
-      }
-    }
-  });
+  parallel_for(static_cast<std::ptrdiff_t>(batch), 2.0 * static_cast<double>(c * k * mn * static_cast<std::size_t>(p_)),
+               [&](std::ptrdiff_t s) {
+                 const auto su = static_cast<std::size_t>(s);
+                 for (std::size_t ci = 0; ci < c; ++ci) {
+                   ConstMap<T> x_sc(x + (su * c + ci) * np, n_, p_);
+                   for (std::size_t f = 0; f < k; ++f) {
+                     ConstMap<T> w_cf(w + (ci * k + f) * mn, m_, n_);
+                     MutableMap<T>(out + (su * c * k + ci * k + f) * mp, m_, p_).noalias() = w_cf.lazyProduct(x_sc);
+                   }
+                 }
+               });
   inputs_.push(input.data);
   return GeometricTensor<T>(out_type_, std::move(y));
 }
@@ -109,26 +111,30 @@ GeometricTensor<T> FRMap<T>::backward(const GeometricTensor<T>& grad_output) {
   const T* g = grad_output.data.data();
   xt::xarray<T> grad_x = xt::zeros_like(x_all);
   T* gx = grad_x.data();
-  parallel_for(static_cast<std::ptrdiff_t>(batch), 2.0 * static_cast<double>(c * k * mn * static_cast<std::size_t>(p_)), [&](std::ptrdiff_t s) {
-    const auto su = static_cast<std::size_t>(s);
-    for (std::size_t ci = 0; ci < c; ++ci) {
-      MutableMap<T> gx_sc(gx + (su * c + ci) * np, n_, p_);
-      for (std::size_t f = 0; f < k; ++f) {
-        ConstMap<T> w_cf(w + (ci * k + f) * mn, m_, n_);
-        gx_sc.noalias() += w_cf.transpose().lazyProduct(ConstMap<T>(g + (su * c * k + ci * k + f) * mp, m_, p_));
-      }
-    }
-  });
+  parallel_for(static_cast<std::ptrdiff_t>(batch), 2.0 * static_cast<double>(c * k * mn * static_cast<std::size_t>(p_)),
+               [&](std::ptrdiff_t s) {
+                 const auto su = static_cast<std::size_t>(s);
+                 for (std::size_t ci = 0; ci < c; ++ci) {
+                   MutableMap<T> gx_sc(gx + (su * c + ci) * np, n_, p_);
+                   for (std::size_t f = 0; f < k; ++f) {
+                     ConstMap<T> w_cf(w + (ci * k + f) * mn, m_, n_);
+                     gx_sc.noalias() +=
+                         w_cf.transpose().lazyProduct(ConstMap<T>(g + (su * c * k + ci * k + f) * mp, m_, p_));
+                   }
+                 }
+               });
   T* gw = weight_.grad.data();
-  parallel_for(static_cast<std::ptrdiff_t>(c * k), 2.0 * static_cast<double>(batch * mn * static_cast<std::size_t>(p_)), [&](std::ptrdiff_t j) {
-    const auto ju = static_cast<std::size_t>(j);
-    const std::size_t ci = ju / k;
-    RowMatrix<T> sum = RowMatrix<T>::Zero(m_, n_);
-    for (std::size_t s = 0; s < batch; ++s) {
-      sum.noalias() += ConstMap<T>(g + (s * c * k + ju) * mp, m_, p_).lazyProduct(ConstMap<T>(x + (s * c + ci) * np, n_, p_).transpose());
-    }
-    MutableMap<T>(gw + ju * mn, m_, n_) += sum;
-  });
+  parallel_for(static_cast<std::ptrdiff_t>(c * k), 2.0 * static_cast<double>(batch * mn * static_cast<std::size_t>(p_)),
+               [&](std::ptrdiff_t j) {
+                 const auto ju = static_cast<std::size_t>(j);
+                 const std::size_t ci = ju / k;
+                 RowMatrix<T> sum = RowMatrix<T>::Zero(m_, n_);
+                 for (std::size_t s = 0; s < batch; ++s) {
+                   sum.noalias() += ConstMap<T>(g + (s * c * k + ju) * mp, m_, p_)
+                                        .lazyProduct(ConstMap<T>(x + (s * c + ci) * np, n_, p_).transpose());
+                 }
+                 MutableMap<T>(gw + ju * mn, m_, n_) += sum;
+               });
   inputs_.drop();
   return GeometricTensor<T>(in_type_, std::move(grad_x));
 }
@@ -185,15 +191,17 @@ GeometricTensor<T> ProjMap<T>::forward(const GeometricTensor<T>& input) {
   const std::size_t items = input.batch() * static_cast<std::size_t>(in_type_.channels());
   const auto mp = static_cast<std::size_t>(m_ * p_);
   const auto mm = static_cast<std::size_t>(m_ * m_);
-  xt::xarray<T> y = xt::xarray<T>::from_shape({input.batch(), static_cast<std::size_t>(in_type_.channels()),
-                                               static_cast<std::size_t>(m_), static_cast<std::size_t>(m_)});  // every item written
+  xt::xarray<T> y =
+      xt::xarray<T>::from_shape({input.batch(), static_cast<std::size_t>(in_type_.channels()),
+                                 static_cast<std::size_t>(m_), static_cast<std::size_t>(m_)});  // every item written
   const T* x = input.data.data();
   T* out = y.data();
-  parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)), [&](std::ptrdiff_t j) {
-    const auto ju = static_cast<std::size_t>(j);
-    ConstMap<T> x_j(x + ju * mp, m_, p_);
-    MutableMap<T>(out + ju * mm, m_, m_).noalias() = x_j.lazyProduct(x_j.transpose());
-  });
+  parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)),
+               [&](std::ptrdiff_t j) {
+                 const auto ju = static_cast<std::size_t>(j);
+                 ConstMap<T> x_j(x + ju * mp, m_, p_);
+                 MutableMap<T>(out + ju * mm, m_, m_).noalias() = x_j.lazyProduct(x_j.transpose());
+               });
   inputs_.push(input.data);
   return GeometricTensor<T>(out_type_, std::move(y));
 }
@@ -203,7 +211,8 @@ GeometricTensor<T> ProjMap<T>::backward(const GeometricTensor<T>& grad_output) {
   require_type("ProjMap::backward", out_type_, grad_output.type);
   const xt::xarray<T>& x_all = inputs_.top("ProjMap::backward", describe());
   if (grad_output.batch() != x_all.shape()[0]) {
-    throw ShapeError("ProjMap::backward", "grad_output must have the forward's batch size " + std::to_string(x_all.shape()[0]),
+    throw ShapeError("ProjMap::backward",
+                     "grad_output must have the forward's batch size " + std::to_string(x_all.shape()[0]),
                      grad_output.batch());
   }
   const std::size_t items = x_all.shape()[0] * x_all.shape()[1];
@@ -213,11 +222,13 @@ GeometricTensor<T> ProjMap<T>::backward(const GeometricTensor<T>& grad_output) {
   const T* x = x_all.data();
   const T* g = grad_output.data.data();
   T* gx = grad_x.data();
-  parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)), [&](std::ptrdiff_t j) {
-    const auto ju = static_cast<std::size_t>(j);
-    ConstMap<T> g_j(g + ju * mm, m_, m_);
-    MutableMap<T>(gx + ju * mp, m_, p_).noalias() = (g_j + g_j.transpose()).lazyProduct(ConstMap<T>(x + ju * mp, m_, p_));
-  });
+  parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)),
+               [&](std::ptrdiff_t j) {
+                 const auto ju = static_cast<std::size_t>(j);
+                 ConstMap<T> g_j(g + ju * mm, m_, m_);
+                 MutableMap<T>(gx + ju * mp, m_, p_).noalias() =
+                     (g_j + g_j.transpose()).lazyProduct(ConstMap<T>(x + ju * mp, m_, p_));
+               });
   inputs_.drop();
   return GeometricTensor<T>(in_type_, std::move(grad_x));
 }
@@ -233,7 +244,8 @@ namespace {
 
 int pooled_channels(int channels, int k) {
   if (!(k >= 1 && channels >= 1 && channels % k == 0)) {
-    throw ShapeError("ProjPooling", "the pooling size k must be >= 1 and divide the channel count " + std::to_string(channels), k);
+    throw ShapeError("ProjPooling",
+                     "the pooling size k must be >= 1 and divide the channel count " + std::to_string(channels), k);
   }
   return channels / k;
 }
@@ -242,7 +254,9 @@ int pooled_channels(int channels, int k) {
 
 template <class T>
 ProjPooling<T>::ProjPooling(int m, int channels, int k)
-    : k_(k), in_type_(matrix_features(m, m, channels)), out_type_(matrix_features(m, m, pooled_channels(channels, k))) {}
+    : k_(k),
+      in_type_(matrix_features(m, m, channels)),
+      out_type_(matrix_features(m, m, pooled_channels(channels, k))) {}
 
 template <class T>
 GeometricTensor<T> ProjPooling<T>::forward(const GeometricTensor<T>& input) {

@@ -49,7 +49,8 @@ GeometricTensor<T> InnerBatchNorm<T>::forward(const GeometricTensor<T>& input) {
       double sum2 = 0;
       for (std::size_t i = 0; i < n; ++i) {
         const T* x = input.data.data() + (i * channels + offset) * plane;
-        for (std::size_t k = 0; k < d * plane; ++k) sum2 += (static_cast<double>(x[k]) - m) * (static_cast<double>(x[k]) - m);
+        for (std::size_t k = 0; k < d * plane; ++k)
+          sum2 += (static_cast<double>(x[k]) - m) * (static_cast<double>(x[k]) - m);
       }
       mean = static_cast<T>(m);
       var = static_cast<T>(sum2 / static_cast<double>(count));

@@ -4,9 +4,9 @@
 #include <map>
 #include <tuple>
 
-#include <boost/math/constants/constants.hpp>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
+#include <boost/math/constants/constants.hpp>
 
 #include "basis_cache.hpp"
 #include "gyre/core/error.hpp"
@@ -121,7 +121,8 @@ std::vector<Vector<double>> harmonic_solutions(const repr::PlanarGroup& group, c
         for (int nn = 0; nn < d_y; ++nn)
           for (int o2 = 0; o2 < d_out; ++o2)
             for (int i2 = 0; i2 < d_in; ++i2)
-              for (int m = 0; m < d_y; ++m) projector(index(o, i, nn), index(o2, i2, m)) += ro(o2, o) * ri(i2, i) * b(m, nn);
+              for (int m = 0; m < d_y; ++m)
+                projector(index(o, i, nn), index(o2, i2, m)) += ro(o2, o) * ri(i2, i) * b(m, nn);
   }
   projector /= static_cast<double>(quadrature.size());
   const Eigen::SelfAdjointEigenSolver<Matrix<double>> eigen(0.5 * (projector + projector.transpose()));

@@ -1,10 +1,10 @@
 #include "gyre/nn/linear.hpp"
 
 #include <cmath>
-
-#include <Eigen/Core>
 #include <functional>
 #include <numeric>
+
+#include <Eigen/Core>
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/rng.hpp"
@@ -30,8 +30,7 @@ xt::xarray<T> uniform(const std::vector<std::size_t>& shape, T bound, Rng& rng) 
 }  // namespace
 
 template <class T>
-Linear<T>::Linear(int in, int out, bool bias, std::uint64_t seed)
-    : in_type_(scalars(in)), out_type_(scalars(out)) {
+Linear<T>::Linear(int in, int out, bool bias, std::uint64_t seed) : in_type_(scalars(in)), out_type_(scalars(out)) {
   Rng rng(seed);
   const T bound = T(1) / std::sqrt(static_cast<T>(in));
   const auto rows = static_cast<std::size_t>(out);
@@ -60,7 +59,8 @@ GeometricTensor<T> Linear<T>::backward(const GeometricTensor<T>& grad_output) {
   require_type("Linear::backward", out_type_, grad_output.type);
   const xt::xarray<T>& x = inputs_.top("Linear::backward", describe());
   if (grad_output.batch() != x.shape()[0]) {
-    throw ShapeError("Linear::backward", "grad_output must have the forward's batch size " + std::to_string(x.shape()[0]),
+    throw ShapeError("Linear::backward",
+                     "grad_output must have the forward's batch size " + std::to_string(x.shape()[0]),
                      grad_output.batch());
   }
   const auto batch = static_cast<Eigen::Index>(x.shape()[0]);

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "gyre/core/error.hpp"
 #include "grassmann/grassmann.hpp"
+#include "gyre/core/error.hpp"
 #include "spd/affine_invariant.hpp"
 
 namespace gyre::nn {
@@ -17,7 +17,8 @@ TensorType spd_features(int n, int channels) {
 TensorType grassmann_features(int n, int p, int channels) {
   if (!(p >= 1 && p < n)) {
     // Gr(n, n) is a single point: the geometry (and so the fiber) needs p < n.
-    throw ShapeError("grassmann_features", "needs 1 <= p < n", "n = " + std::to_string(n) + ", p = " + std::to_string(p));
+    throw ShapeError("grassmann_features", "needs 1 <= p < n",
+                     "n = " + std::to_string(n) + ", p = " + std::to_string(p));
   }
   const std::string name = "Gr(" + std::to_string(n) + ", " + std::to_string(p) + ")";
   return TensorType(Base::kNone, ManifoldFiber::of<Grassmann>(channels, name, n, p));

@@ -42,8 +42,8 @@ std::unique_ptr<Sequential<float>> steerable_cnn(const repr::PlanarGroup& group,
   net->emplace<GroupPooling<float>>(wide2);
   const FieldType invariant(group, repr::trivial_representation(group), fields2);
   net->emplace<GlobalAveragePool<float>>(invariant);
-  net->emplace<EquivariantLinear<float>>(invariant, FieldType(group, repr::trivial_representation(group), classes), true,
-                                         seed + 4);
+  net->emplace<EquivariantLinear<float>>(invariant, FieldType(group, repr::trivial_representation(group), classes),
+                                         true, seed + 4);
   return net;
 }
 

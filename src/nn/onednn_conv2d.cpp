@@ -18,9 +18,15 @@ constexpr memory::data_type kF32 = memory::data_type::f32;
 using ShapeKey = std::array<int, 9>;
 
 ShapeKey key_of(const xt::xtensor<float, 4>& input, const xt::xtensor<float, 4>& filter, const Conv2dGeometry& g) {
-  return {static_cast<int>(input.shape(0)),  static_cast<int>(input.shape(1)),  static_cast<int>(input.shape(2)),
-          static_cast<int>(input.shape(3)),  static_cast<int>(filter.shape(0)), static_cast<int>(filter.shape(2)),
-          g.stride,                          g.padding,                         g.dilation};
+  return {static_cast<int>(input.shape(0)),
+          static_cast<int>(input.shape(1)),
+          static_cast<int>(input.shape(2)),
+          static_cast<int>(input.shape(3)),
+          static_cast<int>(filter.shape(0)),
+          static_cast<int>(filter.shape(2)),
+          g.stride,
+          g.padding,
+          g.dilation};
 }
 
 // One CPU engine for the process; a stream per thread, since a stream is not meant to be shared
@@ -141,8 +147,8 @@ std::optional<xt::xtensor<float, 4>> onednn_conv2d(const xt::xtensor<float, 4>& 
       auto pd = forward_descriptor(d, dnnl::prop_kind::forward_training);
       return ForwardPlan{pd, dnnl::convolution_forward(pd)};
     });
-    xt::xtensor<float, 4> output = xt::xtensor<float, 4>::from_shape(
-        {input.shape(0), filter.shape(0), to_size(out_height), to_size(out_width)});
+    xt::xtensor<float, 4> output =
+        xt::xtensor<float, 4>::from_shape({input.shape(0), filter.shape(0), to_size(out_height), to_size(out_width)});
     const memory src = as_layout(plan->pd.src_desc(), wrap(d.src_nchw, input.data()));
     const memory weights = as_layout(plan->pd.weights_desc(), wrap(d.weights_oihw, filter.data()));
     // An all-zero bias when none is given: one primitive serves both cases.
@@ -151,10 +157,9 @@ std::optional<xt::xtensor<float, 4>> onednn_conv2d(const xt::xtensor<float, 4>& 
     const memory bias_memory = wrap(d.bias_x, bias.empty() ? zeros.data() : bias.data());
     memory dst_user = wrap(d.dst_nchw, output.data());
     into_user(plan->pd.dst_desc(), dst_user, [&](memory& dst) {
-      plan->primitive.execute(context().stream, {{DNNL_ARG_SRC, src},
-                                                 {DNNL_ARG_WEIGHTS, weights},
-                                                 {DNNL_ARG_BIAS, bias_memory},
-                                                 {DNNL_ARG_DST, dst}});
+      plan->primitive.execute(
+          context().stream,
+          {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_BIAS, bias_memory}, {DNNL_ARG_DST, dst}});
     });
     context().stream.wait();
     return output;
@@ -176,12 +181,12 @@ std::optional<Conv2dGradients<float>> onednn_conv2d_backward(const xt::xtensor<f
     const auto plan = cache.get(key, [&] {
       const auto hint = forward_descriptor(d, dnnl::prop_kind::forward_training);
       const dnnl::convolution_backward_data::desc data_desc(dnnl::algorithm::convolution_direct, d.src_any,
-                                                            d.weights_any, d.dst_any, d.strides, d.dilates,
-                                                            d.padding, d.padding);
+                                                            d.weights_any, d.dst_any, d.strides, d.dilates, d.padding,
+                                                            d.padding);
       const dnnl::convolution_backward_data::primitive_desc data_pd(data_desc, context().engine, hint);
-      const dnnl::convolution_backward_weights::desc weights_desc(
-          dnnl::algorithm::convolution_direct, d.src_any, d.weights_any, d.bias_x, d.dst_any, d.strides, d.dilates,
-          d.padding, d.padding);
+      const dnnl::convolution_backward_weights::desc weights_desc(dnnl::algorithm::convolution_direct, d.src_any,
+                                                                  d.weights_any, d.bias_x, d.dst_any, d.strides,
+                                                                  d.dilates, d.padding, d.padding);
       const dnnl::convolution_backward_weights::primitive_desc weights_pd(weights_desc, context().engine, hint);
       return BackwardPlan{data_pd, dnnl::convolution_backward_data(data_pd), weights_pd,
                           dnnl::convolution_backward_weights(weights_pd)};
@@ -210,9 +215,9 @@ std::optional<Conv2dGradients<float>> onednn_conv2d_backward(const xt::xtensor<f
                                     : as_layout(plan->data_pd.diff_dst_desc(), grad_dst_user);
       memory grad_src_user = wrap(d.src_nchw, grads.input.data());
       into_user(plan->data_pd.diff_src_desc(), grad_src_user, [&](memory& grad_src) {
-        plan->data.execute(context().stream, {{DNNL_ARG_DIFF_DST, grad_dst_d},
-                                              {DNNL_ARG_WEIGHTS, weights},
-                                              {DNNL_ARG_DIFF_SRC, grad_src}});
+        plan->data.execute(
+            context().stream,
+            {{DNNL_ARG_DIFF_DST, grad_dst_d}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, grad_src}});
       });
     }
     context().stream.wait();

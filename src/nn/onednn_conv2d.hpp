@@ -15,16 +15,16 @@ namespace gyre::nn::detail {
 
 /// conv2d's forward; the caller has checked the shapes. Empty when oneDNN cannot run this shape.
 [[nodiscard]] std::optional<xt::xtensor<float, 4>> onednn_conv2d(const xt::xtensor<float, 4>& input,
-                                                                const xt::xtensor<float, 4>& filter,
-                                                                const std::vector<float>& bias,
-                                                                const Conv2dGeometry& geometry, int out_height,
-                                                                int out_width);
+                                                                 const xt::xtensor<float, 4>& filter,
+                                                                 const std::vector<float>& bias,
+                                                                 const Conv2dGeometry& geometry, int out_height,
+                                                                 int out_width);
 
 /// conv2d_backward; the caller has checked the shapes. Empty when oneDNN cannot run this shape.
 [[nodiscard]] std::optional<Conv2dGradients<float>> onednn_conv2d_backward(const xt::xtensor<float, 4>& input,
-                                                                          const xt::xtensor<float, 4>& filter,
-                                                                          const xt::xtensor<float, 4>& grad_output,
-                                                                          const Conv2dGeometry& geometry,
-                                                                          bool need_input);
+                                                                           const xt::xtensor<float, 4>& filter,
+                                                                           const xt::xtensor<float, 4>& grad_output,
+                                                                           const Conv2dGeometry& geometry,
+                                                                           bool need_input);
 
 }  // namespace gyre::nn::detail

@@ -11,7 +11,8 @@ PointwiseNonlinearity<T>::PointwiseNonlinearity(FieldType type, Pointwise kind, 
     : type_(std::move(type)), kind_(kind), alpha_(alpha) {
   for (const repr::Representation& rho : type_.fields(name().c_str()).fields()) {
     if (!rho.is_permutation()) {
-      throw DomainError(name(), "pointwise nonlinearities need permutation fields (regular, quotient, trivial)", rho.name());
+      throw DomainError(name(), "pointwise nonlinearities need permutation fields (regular, quotient, trivial)",
+                        rho.name());
     }
   }
   if (kind_ == Pointwise::kELU && !(alpha_ > 0)) throw DomainError(name(), "alpha must be > 0", alpha_);

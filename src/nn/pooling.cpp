@@ -154,8 +154,8 @@ GeometricTensor<T> NormMaxPool<T>::forward(const GeometricTensor<T>& input) {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t d = static_cast<std::size_t>(type_.fields()[f].size());
-      const std::size_t channel0 =
-          i * static_cast<std::size_t>(type_.size()) + static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
+      const std::size_t channel0 = i * static_cast<std::size_t>(type_.size()) +
+                                   static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
       const T* in = input.data.data() + channel0 * in_plane;
       T* out = output.data.data() + channel0 * out_plane;
       int* arg = call.argmax.data() + (i * fields + f) * out_plane;
@@ -175,7 +175,8 @@ GeometricTensor<T> NormMaxPool<T>::forward(const GeometricTensor<T>& input) {
             }
           }
           const std::size_t o = static_cast<std::size_t>(y * ow + x);
-          for (std::size_t c = 0; c < d; ++c) out[c * out_plane + o] = in[c * in_plane + static_cast<std::size_t>(where)];
+          for (std::size_t c = 0; c < d; ++c)
+            out[c * out_plane + o] = in[c * in_plane + static_cast<std::size_t>(where)];
           arg[o] = where;
         }
       }
@@ -200,13 +201,14 @@ GeometricTensor<T> NormMaxPool<T>::backward(const GeometricTensor<T>& grad_outpu
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t d = static_cast<std::size_t>(type_.fields()[f].size());
-      const std::size_t channel0 =
-          i * static_cast<std::size_t>(type_.size()) + static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
+      const std::size_t channel0 = i * static_cast<std::size_t>(type_.size()) +
+                                   static_cast<std::size_t>(type_.field_offset(static_cast<int>(f)));
       const int* arg = call.argmax.data() + (i * fields + f) * out_plane;
       const T* go = grad_output.data.data() + channel0 * out_plane;
       T* gi = grad.data.data() + channel0 * in_plane;
       for (std::size_t p = 0; p < out_plane; ++p) {
-        for (std::size_t c = 0; c < d; ++c) gi[c * in_plane + static_cast<std::size_t>(arg[p])] += go[c * out_plane + p];
+        for (std::size_t c = 0; c < d; ++c)
+          gi[c * in_plane + static_cast<std::size_t>(arg[p])] += go[c * out_plane + p];
       }
     }
   }
@@ -322,8 +324,9 @@ GeometricTensor<T> GroupPooling<T>::forward(const GeometricTensor<T>& input) {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t d = static_cast<std::size_t>(in_.fields()[f].size());
-      const T* in = input.data.data() +
-                    (i * static_cast<std::size_t>(in_.size()) + static_cast<std::size_t>(in_.field_offset(static_cast<int>(f)))) * plane;
+      const T* in = input.data.data() + (i * static_cast<std::size_t>(in_.size()) +
+                                         static_cast<std::size_t>(in_.field_offset(static_cast<int>(f)))) *
+                                            plane;
       const std::size_t out_offset = (i * fields + f) * plane;
       for (std::size_t p = 0; p < plane; ++p) {
         std::size_t best = 0;
@@ -344,15 +347,18 @@ template <class T>
 GeometricTensor<T> GroupPooling<T>::backward(const GeometricTensor<T>& grad_output) {
   require_field_type("GroupPooling::backward", out_, grad_output.type);
   const detail::PoolCall& call = calls_.top("GroupPooling::backward", describe());
-  require_output_shape("GroupPooling::backward", Shape{call.in_shape[0], static_cast<std::size_t>(out_.size()), call.in_shape[2], call.in_shape[3]}, grad_output);
+  require_output_shape(
+      "GroupPooling::backward",
+      Shape{call.in_shape[0], static_cast<std::size_t>(out_.size()), call.in_shape[2], call.in_shape[3]}, grad_output);
   const std::size_t plane = call.in_shape[2] * call.in_shape[3];
   const std::size_t fields = static_cast<std::size_t>(in_.n_fields());
   GeometricTensor<T> grad = GeometricTensor<T>::zeros(in_, call.in_shape[0], call.in_shape[2], call.in_shape[3]);
   for (std::size_t i = 0; i < call.in_shape[0]; ++i) {
     for (std::size_t f = 0; f < fields; ++f) {
       const std::size_t out_offset = (i * fields + f) * plane;
-      T* g = grad.data.data() +
-             (i * static_cast<std::size_t>(in_.size()) + static_cast<std::size_t>(in_.field_offset(static_cast<int>(f)))) * plane;
+      T* g = grad.data.data() + (i * static_cast<std::size_t>(in_.size()) +
+                                 static_cast<std::size_t>(in_.field_offset(static_cast<int>(f)))) *
+                                    plane;
       for (std::size_t p = 0; p < plane; ++p) {
         g[static_cast<std::size_t>(call.argmax[out_offset + p]) * plane + p] += grad_output.data.data()[out_offset + p];
       }

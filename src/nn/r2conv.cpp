@@ -44,7 +44,8 @@ R2Conv<T>::R2Conv(FieldType in, FieldType out, int kernel_size, R2ConvOptions op
 template <class T>
 void R2Conv<T>::expand() {
   const std::size_t k = static_cast<std::size_t>(kernel_size_);
-  filter_ = xt::xtensor<T, 4>::from_shape({static_cast<std::size_t>(out_.size()), static_cast<std::size_t>(in_.size()), k, k});
+  filter_ = xt::xtensor<T, 4>::from_shape(
+      {static_cast<std::size_t>(out_.size()), static_cast<std::size_t>(in_.size()), k, k});
   basis_->expand(weight_.value.data(), filter_.data());
   if (bias_) basis_->expand_bias(bias_->value.data(), full_bias_.data());
   expanded_ = true;
@@ -98,8 +99,8 @@ std::vector<Parameter<T>*> R2Conv<T>::parameters() {
 
 template <class T>
 std::string R2Conv<T>::describe() const {
-  return "R2Conv(" + in_.describe() + " → " + out_.describe() + ", k=" + std::to_string(kernel_size_) +
-         ", stride " + std::to_string(geometry_.stride) + ", padding " + std::to_string(geometry_.padding) +
+  return "R2Conv(" + in_.describe() + " → " + out_.describe() + ", k=" + std::to_string(kernel_size_) + ", stride " +
+         std::to_string(geometry_.stride) + ", padding " + std::to_string(geometry_.padding) +
          (geometry_.dilation != 1 ? ", dilation " + std::to_string(geometry_.dilation) : std::string()) + ", " +
          std::to_string(basis_->dim()) + " weights)";
 }

@@ -69,14 +69,20 @@ void TensorType::check_shape(const char* where, const std::vector<std::size_t>& 
   std::string text = "(";
   for (std::size_t k = 0; k < shape.size(); ++k) text += (k ? ", " : "") + std::to_string(shape[k]);
   text += ")";
-  const std::string expected = "shape (B, C, " + std::string(base_ == Base::kGrid ? "H, W, " : base_ == Base::kPoints ? "P, " : "") +
+  const std::string expected = "shape (B, C, " +
+                               std::string(base_ == Base::kGrid     ? "H, W, "
+                                           : base_ == Base::kPoints ? "P, "
+                                                                    : "") +
                                "item…) of " + describe();
-  if (shape.size() != rank) throw ShapeError(where, "data must have " + std::to_string(rank) + " axes: " + expected, text);
+  if (shape.size() != rank)
+    throw ShapeError(where, "data must have " + std::to_string(rank) + " axes: " + expected, text);
   if (shape[1] != static_cast<std::size_t>(channels())) {
-    throw ShapeError(where, "axis 1 must be the channel count " + std::to_string(channels()) + " of " + describe(), text);
+    throw ShapeError(where, "axis 1 must be the channel count " + std::to_string(channels()) + " of " + describe(),
+                     text);
   }
   for (std::size_t k = 0; k < item.size(); ++k) {
-    if (shape[rank - item.size() + k] != item[k]) throw ShapeError(where, "trailing axes must be the item shape: " + expected, text);
+    if (shape[rank - item.size() + k] != item[k])
+      throw ShapeError(where, "trailing axes must be the item shape: " + expected, text);
   }
 }
 
@@ -97,7 +103,8 @@ std::string TensorType::describe() const {
 }
 
 void require_type(const char* where, const TensorType& expected, const TensorType& got) {
-  if (expected != got) throw ShapeError(where, "tensor types differ (expected " + expected.describe() + ")", "got " + got.describe());
+  if (expected != got)
+    throw ShapeError(where, "tensor types differ (expected " + expected.describe() + ")", "got " + got.describe());
 }
 
 void require_field_type(const char* where, const FieldType& expected, const TensorType& got) {

@@ -21,8 +21,8 @@ FieldType rotation_type(std::size_t channels) {
   return FieldType(so2, repr::trivial_representation(so2), static_cast<int>(channels));
 }
 
-xt::xtensor<float, 4> take(const xt::xtensor<float, 4>& images, const std::vector<std::size_t>& order, std::size_t begin,
-                           std::size_t end) {
+xt::xtensor<float, 4> take(const xt::xtensor<float, 4>& images, const std::vector<std::size_t>& order,
+                           std::size_t begin, std::size_t end) {
   const std::size_t item = images.size() / images.shape(0);
   xt::xtensor<float, 4> batch =
       xt::xtensor<float, 4>::from_shape({end - begin, images.shape(1), images.shape(2), images.shape(3)});
@@ -53,7 +53,8 @@ xt::xtensor<float, 4> rotate_images(const xt::xtensor<float, 4>& images, const s
   xt::xtensor<float, 4> rotated = xt::xtensor<float, 4>::from_shape(images.shape());
   const std::size_t item = images.size() / std::max<std::size_t>(images.shape(0), 1);
   for (std::size_t i = 0; i < images.shape(0); ++i) {
-    xt::xtensor<float, 4> one = xt::xtensor<float, 4>::from_shape({1, images.shape(1), images.shape(2), images.shape(3)});
+    xt::xtensor<float, 4> one =
+        xt::xtensor<float, 4>::from_shape({1, images.shape(1), images.shape(2), images.shape(3)});
     std::copy_n(images.data() + i * item, item, one.data());
     const GeometricTensor<float> moved = transform(GeometricTensor<float>(type, std::move(one)), {0, angles[i]});
     std::copy_n(moved.data.data(), item, rotated.data() + i * item);
@@ -66,7 +67,8 @@ xt::xtensor<float, 2> flatten_logits(const GeometricTensor<float>& output) {
     throw ShapeError("flatten_logits", "the network must end in 1×1 maps (global pooling)",
                      std::to_string(output.data.shape(2)) + "x" + std::to_string(output.data.shape(3)));
   }
-  if (output.data.dimension() != 4) throw ShapeError("flatten_logits", "the network must output feature maps", output.type.describe());
+  if (output.data.dimension() != 4)
+    throw ShapeError("flatten_logits", "the network must output feature maps", output.type.describe());
   xt::xtensor<float, 2> logits = xt::xtensor<float, 2>::from_shape({output.data.shape(0), output.data.shape(1)});
   std::copy(output.data.begin(), output.data.end(), logits.begin());
   return logits;
@@ -113,14 +115,17 @@ std::vector<EpochResult> train_classifier(Module<float>& net, const xt::xtensor<
       // A NaN can hide behind a ReLU (NaN > 0 is false) and kill the network silently: refuse it.
       for (const Parameter<float>* p : net.parameters()) {
         for (float v : p->value) {
-          if (!std::isfinite(v)) throw ConvergenceError("train_classifier", "parameter " + p->name + " became non-finite at image", done);
+          if (!std::isfinite(v))
+            throw ConvergenceError("train_classifier", "parameter " + p->name + " became non-finite at image", done);
         }
       }
       loss_sum += static_cast<double>(ce.loss) * static_cast<double>(end - begin);
       correct += ce.correct;
       seen += end - begin;
       done += end - begin;
-      if (progress) progress(done, total, loss_sum / static_cast<double>(seen), static_cast<double>(correct) / static_cast<double>(seen));
+      if (progress)
+        progress(done, total, loss_sum / static_cast<double>(seen),
+                 static_cast<double>(correct) / static_cast<double>(seen));
     }
     results.push_back({loss_sum / static_cast<double>(seen), static_cast<double>(correct) / static_cast<double>(seen)});
   }
@@ -140,8 +145,10 @@ double rotated_accuracy(Module<float>& net, const xt::xtensor<float, 4>& images,
   std::size_t correct = 0;
   for (std::size_t begin = 0; begin < order.size(); begin += static_cast<std::size_t>(batch_size)) {
     const std::size_t end = std::min(order.size(), begin + static_cast<std::size_t>(batch_size));
-    xt::xtensor<float, 4> batch = rotate_images(take(images, order, begin, end), std::vector<double>(end - begin, angle));
-    const xt::xtensor<float, 2> logits = flatten_logits(net.forward(GeometricTensor<float>(net.in_type(), std::move(batch))));
+    xt::xtensor<float, 4> batch =
+        rotate_images(take(images, order, begin, end), std::vector<double>(end - begin, angle));
+    const xt::xtensor<float, 2> logits =
+        flatten_logits(net.forward(GeometricTensor<float>(net.in_type(), std::move(batch))));
     for (std::size_t i = 0; i < end - begin; ++i) {
       std::size_t best = 0;
       for (std::size_t k = 1; k < logits.shape(1); ++k) {

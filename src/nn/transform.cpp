@@ -38,7 +38,8 @@ GeometricTensor<T> transform(const GeometricTensor<T>& x, const repr::PlanarElem
   const std::size_t w = x.data.shape(3);
   const bool exact = is_grid_symmetry(g);
   if (exact && quarter_turns(g) % 2 == 1 && h != w) {
-    throw ShapeError("transform", "a quarter turn needs square feature maps", std::to_string(h) + "x" + std::to_string(w));
+    throw ShapeError("transform", "a quarter turn needs square feature maps",
+                     std::to_string(h) + "x" + std::to_string(w));
   }
   // Source position of each output pixel: g⁻¹p = Fᶠ·R(−θ)·p.
   const double cx = (static_cast<double>(w) - 1) / 2;
@@ -67,7 +68,8 @@ GeometricTensor<T> transform(const GeometricTensor<T>& x, const repr::PlanarElem
           const long r = std::lround(src_row);
           const long s = std::lround(src_col);
           for (std::size_t ch = 0; ch < c; ++ch) {
-            sampled[ch * plane + pixel] = in[ch * plane + static_cast<std::size_t>(r) * w + static_cast<std::size_t>(s)];
+            sampled[ch * plane + pixel] =
+                in[ch * plane + static_cast<std::size_t>(r) * w + static_cast<std::size_t>(s)];
           }
           continue;
         }

@@ -13,8 +13,8 @@ namespace gyre::optim::detail {
 template <class T>
 void require_gradient_shape(const char* where, const Parameter<T>& p) {
   if (p.grad.shape() != p.value.shape()) {
-    throw ShapeError(where, "gradient shape must equal the value's shape (" + std::to_string(p.value.size()) + " entries)",
-                     p.name);
+    throw ShapeError(
+        where, "gradient shape must equal the value's shape (" + std::to_string(p.value.size()) + " entries)", p.name);
   }
 }
 

@@ -1,9 +1,9 @@
 #include "gyre/repr/fourier.hpp"
 
-#include <fftw3.h>
-
 #include <complex>
 #include <mutex>
+
+#include <fftw3.h>
 
 #include "gyre/core/error.hpp"
 #include "gyre/repr/irrep.hpp"
@@ -85,27 +85,30 @@ std::vector<Matrix<double>> fourier_transform_direct(const PlanarGroup& group, c
   for (const Irrep& psi : irreps(group)) {
     const int d = irrep_size(group, psi);
     Matrix<double> m = Matrix<double>::Zero(d, d);
-    for (std::size_t i = 0; i < elements.size(); ++i) m += f(static_cast<Eigen::Index>(i)) * irrep_matrix(group, psi, elements[i]);
+    for (std::size_t i = 0; i < elements.size(); ++i)
+      m += f(static_cast<Eigen::Index>(i)) * irrep_matrix(group, psi, elements[i]);
     result.push_back(std::move(m));
   }
   return result;
 }
 
 Vector<double> inverse_fourier_transform(const PlanarGroup& group, const std::vector<Matrix<double>>& coefficients) {
-  if (!group.is_finite()) throw DomainError("inverse_fourier_transform", "the Fourier transform is for finite groups", group.name());
+  if (!group.is_finite())
+    throw DomainError("inverse_fourier_transform", "the Fourier transform is for finite groups", group.name());
   const std::vector<Irrep> all = irreps(group);
   if (coefficients.size() != all.size()) {
-    throw ShapeError("inverse_fourier_transform", "one coefficient matrix per irrep (" + std::to_string(all.size()) + ")",
-                     coefficients.size());
+    throw ShapeError("inverse_fourier_transform",
+                     "one coefficient matrix per irrep (" + std::to_string(all.size()) + ")", coefficients.size());
   }
   const std::vector<PlanarElement> elements = group.elements();
   Vector<double> f = Vector<double>::Zero(static_cast<Eigen::Index>(elements.size()));
   for (std::size_t k = 0; k < all.size(); ++k) {
     const int d = irrep_size(group, all[k]);
     if (coefficients[k].rows() != d || coefficients[k].cols() != d) {
-      throw ShapeError("inverse_fourier_transform", "coefficient of " + irrep_name(group, all[k]) + " must be " +
-                                                        std::to_string(d) + "x" + std::to_string(d),
-                       std::to_string(coefficients[k].rows()) + "x" + std::to_string(coefficients[k].cols()));
+      throw ShapeError(
+          "inverse_fourier_transform",
+          "coefficient of " + irrep_name(group, all[k]) + " must be " + std::to_string(d) + "x" + std::to_string(d),
+          std::to_string(coefficients[k].rows()) + "x" + std::to_string(coefficients[k].cols()));
     }
     const double weight = static_cast<double>(d) / endomorphism_dim(group, all[k]);
     for (std::size_t i = 0; i < elements.size(); ++i) {

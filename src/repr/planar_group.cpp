@@ -44,18 +44,25 @@ PlanarGroup PlanarGroup::o2(int max_frequency) {
 
 int PlanarGroup::order() const noexcept {
   switch (kind_) {
-    case PlanarGroupKind::kCyclic: return n_;
-    case PlanarGroupKind::kDihedral: return 2 * n_;
-    default: return -1;
+    case PlanarGroupKind::kCyclic:
+      return n_;
+    case PlanarGroupKind::kDihedral:
+      return 2 * n_;
+    default:
+      return -1;
   }
 }
 
 std::string PlanarGroup::name() const {
   switch (kind_) {
-    case PlanarGroupKind::kCyclic: return "C" + std::to_string(n_);
-    case PlanarGroupKind::kDihedral: return "D" + std::to_string(n_);
-    case PlanarGroupKind::kSO2: return "SO(2)";
-    case PlanarGroupKind::kO2: return "O(2)";
+    case PlanarGroupKind::kCyclic:
+      return "C" + std::to_string(n_);
+    case PlanarGroupKind::kDihedral:
+      return "D" + std::to_string(n_);
+    case PlanarGroupKind::kSO2:
+      return "SO(2)";
+    case PlanarGroupKind::kO2:
+      return "O(2)";
   }
   return "?";
 }

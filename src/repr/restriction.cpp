@@ -20,8 +20,9 @@ Representation restrict_representation(const Representation& rho, const PlanarGr
   if (!is_subgroup(subgroup, rho.group())) {
     throw DomainError("restrict_representation", subgroup.name() + " is not a subgroup of", rho.group().name());
   }
-  return decompose(subgroup, "restrict(" + rho.name() + ", " + subgroup.name() + ")", rho.size(),
-                   [&](const PlanarElement& h) { return rho.matrix(h); }, max_irrep_frequency(rho));
+  return decompose(
+      subgroup, "restrict(" + rho.name() + ", " + subgroup.name() + ")", rho.size(),
+      [&](const PlanarElement& h) { return rho.matrix(h); }, max_irrep_frequency(rho));
 }
 
 Representation tensor_product(const Representation& rho1, const Representation& rho2) {
@@ -30,16 +31,17 @@ Representation tensor_product(const Representation& rho1, const Representation& 
                       rho2.group().name());
   }
   const int n = rho1.size() * rho2.size();
-  return decompose(rho1.group(), rho1.name() + "⊗" + rho2.name(), n,
-                   [&](const PlanarElement& g) {
-                     const Matrix<double> a = rho1.matrix(g);
-                     const Matrix<double> b = rho2.matrix(g);
-                     Matrix<double> k(n, n);
-                     for (int i = 0; i < a.rows(); ++i)
-                       for (int j = 0; j < a.cols(); ++j) k.block(i * b.rows(), j * b.cols(), b.rows(), b.cols()) = a(i, j) * b;
-                     return k;
-                   },
-                   max_irrep_frequency(rho1) + max_irrep_frequency(rho2));
+  return decompose(
+      rho1.group(), rho1.name() + "⊗" + rho2.name(), n,
+      [&](const PlanarElement& g) {
+        const Matrix<double> a = rho1.matrix(g);
+        const Matrix<double> b = rho2.matrix(g);
+        Matrix<double> k(n, n);
+        for (int i = 0; i < a.rows(); ++i)
+          for (int j = 0; j < a.cols(); ++j) k.block(i * b.rows(), j * b.cols(), b.rows(), b.cols()) = a(i, j) * b;
+        return k;
+      },
+      max_irrep_frequency(rho1) + max_irrep_frequency(rho2));
 }
 
 double character_inner_product(const Representation& rho1, const Representation& rho2) {

@@ -3,9 +3,9 @@
 #include <iostream>
 #include <vector>
 
+#include "gspace_json.hpp"
 #include "gyre/nn/field_kernel_basis.hpp"
 #include "gyre/repr/representation.hpp"
-#include "gspace_json.hpp"
 #include "json_codec.hpp"
 
 namespace gyre::tools {

@@ -45,7 +45,8 @@ std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
       throw RequestError("each layer needs a \"type\": " + layer.dump());
     }
     const std::string kind = layer["type"];
-    const bool windowed = kind == "R2Conv" || kind == "PointwiseMaxPool" || kind == "PointwiseAvgPool" || kind == "NormMaxPool";
+    const bool windowed =
+        kind == "R2Conv" || kind == "PointwiseMaxPool" || kind == "PointwiseAvgPool" || kind == "NormMaxPool";
     const int kernel = integer_field(layer, "kernel_size", 1, windowed);
     if (kind == "R2Conv" || kind == "Linear") {
       const nn::FieldType out = field_type_of(layer, "out", group, flip2d);
@@ -70,7 +71,8 @@ std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
     } else if (kind == "Gated") {
       // The current type is [gates…, gated…]: the gated part is everything after the trivial gates.
       const int gated = static_cast<int>(integer_field(layer, "gated_fields", 0, true));
-      if (!(gated >= 1 && 2 * gated <= type.n_fields())) throw RequestError("\"gated_fields\" must be in [1, fields/2]");
+      if (!(gated >= 1 && 2 * gated <= type.n_fields()))
+        throw RequestError("\"gated_fields\" must be in [1, fields/2]");
       std::vector<repr::Representation> fields(type.fields().end() - gated, type.fields().end());
       nn::GatedNonlinearity<double>& gate = net->emplace<nn::GatedNonlinearity<double>>(nn::FieldType(group, fields));
       type = gate.out_type().fields("build_network");

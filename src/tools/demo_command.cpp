@@ -2,9 +2,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <sstream>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 
 #include <boost/math/constants/constants.hpp>
 #include <nlohmann/json.hpp>
@@ -35,7 +35,8 @@ struct ModelResult {
 };
 
 // max over the given angles of ‖logits(rotated x) − logits(x)‖ / ‖logits(x)‖ (Frobenius, batch).
-double invariance_error(nn::Module<float>& net, const xt::xtensor<float, 4>& images, const std::vector<double>& angles) {
+double invariance_error(nn::Module<float>& net, const xt::xtensor<float, 4>& images,
+                        const std::vector<double>& angles) {
   net.eval();
   const nn::NoGrad inference;  // never differentiated: save nothing for backward
   const auto logits = [&](const xt::xtensor<float, 4>& x) {
@@ -132,9 +133,9 @@ int run_demo(const DemoOptions& options, std::ostream& out, std::ostream& progre
   for (const ModelResult* r : {&s, &p}) {
     std::ostringstream row;
     row << std::left << std::setw(14) << r->name << std::setw(12) << r->parameters << std::setw(12) << std::fixed
-        << std::setprecision(1) << r->train_seconds << std::setw(16) << std::setprecision(2) << 100 * r->accuracy.front()
-        << std::setw(18) << 100 * r->mean_rotated_accuracy << "  " << std::setw(18) << std::scientific
-        << std::setprecision(1) << r->invariance_quarter_turns << r->invariance_off_grid << "\n";
+        << std::setprecision(1) << r->train_seconds << std::setw(16) << std::setprecision(2)
+        << 100 * r->accuracy.front() << std::setw(18) << 100 * r->mean_rotated_accuracy << "  " << std::setw(18)
+        << std::scientific << std::setprecision(1) << r->invariance_quarter_turns << r->invariance_off_grid << "\n";
     out << row.str();
   }
   out << "\naccuracy (%) by rotation of the test images (degrees):\n" << std::left << std::setw(14) << "";
@@ -153,8 +154,12 @@ int run_demo(const DemoOptions& options, std::ostream& out, std::ostream& progre
                         {"epochs", options.epochs},
                         {"models", {to_json(s), to_json(p)}}};
   io::write_file_atomically(json_path, report.dump(2) + "\n");
-  io::LinePlot plot{"Fashion-MNIST: test accuracy vs rotation of the test images", "rotation (degrees)",
-                    "accuracy", {}, 0.0, 1.0};  // the whole range: chance (10 %) to perfect
+  io::LinePlot plot{"Fashion-MNIST: test accuracy vs rotation of the test images",
+                    "rotation (degrees)",
+                    "accuracy",
+                    {},
+                    0.0,
+                    1.0};  // the whole range: chance (10 %) to perfect
   plot.series.push_back({"C8-steerable (" + std::to_string(s.parameters) + " params)", s.angles_degrees, s.accuracy});
   plot.series.push_back({"plain CNN (" + std::to_string(p.parameters) + " params)", p.angles_degrees, p.accuracy});
   io::write_svg(plot, svg_path);

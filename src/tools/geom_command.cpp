@@ -30,30 +30,38 @@ struct Op {
 // Every op: how many args it takes and how its result is written.
 const std::map<std::string, Op>& ops() {
   static const std::map<std::string, Op> table = {
-      {"exp", {2, [](const Request& r) { return encode_point(r.space.exp(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
-      {"log", {2, [](const Request& r) { return encode_point(r.space.log(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+      {"exp",
+       {2, [](const Request& r) { return encode_point(r.space.exp(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+      {"log",
+       {2, [](const Request& r) { return encode_point(r.space.log(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
       {"transport",
-       {3, [](const Request& r) {
+       {3,
+        [](const Request& r) {
           return encode_point(r.space.transport(r.arg(0), r.arg(1), r.arg(2)), r.space.point_encoding());
         }}},
       {"inner", {3, [](const Request& r) { return encode_scalar(r.space.inner(r.arg(0), r.arg(1), r.arg(2))); }}},
       {"norm", {2, [](const Request& r) { return encode_scalar(r.space.norm(r.arg(0), r.arg(1))); }}},
       {"dist", {2, [](const Request& r) { return encode_scalar(r.space.dist(r.arg(0), r.arg(1))); }}},
       {"project",
-       {2, [](const Request& r) { return encode_point(r.space.project(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+       {2,
+        [](const Request& r) { return encode_point(r.space.project(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
       {"retract",
-       {2, [](const Request& r) { return encode_point(r.space.retract(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+       {2,
+        [](const Request& r) { return encode_point(r.space.retract(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
       {"egrad_to_rgrad",
-       {2, [](const Request& r) {
+       {2,
+        [](const Request& r) {
           return encode_point(r.space.egrad_to_rgrad(r.arg(0), r.arg(1)), r.space.point_encoding());
         }}},
       {"check_point",
-       {1, [](const Request& r) {
+       {1,
+        [](const Request& r) {
           r.space.check_point(r.arg(0));
           return json(true);
         }}},
       {"mean",
-       {1, [](const Request& r) {
+       {1,
+        [](const Request& r) {
           if (!r.args[0].is_array()) throw RequestError("mean takes one argument, a list of points");
           std::vector<DynMatrix> points;
           for (std::size_t i = 0; i < r.args[0].size(); ++i) {
@@ -63,22 +71,27 @@ const std::map<std::string, Op>& ops() {
         }}},
       {"identity", {0, [](const Request& r) { return encode_point(r.space.identity(), r.space.point_encoding()); }}},
       {"compose",
-       {2, [](const Request& r) { return encode_point(r.space.compose(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
-      {"inverse", {1, [](const Request& r) { return encode_point(r.space.inverse(r.arg(0)), r.space.point_encoding()); }}},
+       {2,
+        [](const Request& r) { return encode_point(r.space.compose(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+      {"inverse",
+       {1, [](const Request& r) { return encode_point(r.space.inverse(r.arg(0)), r.space.point_encoding()); }}},
       {"act", {2, [](const Request& r) { return encode_vector(r.space.act(r.arg(0), r.arg(1))); }}},
       {"algebra_exp",
        {1, [](const Request& r) { return encode_point(r.space.algebra_exp(r.arg(0)), r.space.point_encoding()); }}},
       {"algebra_log", {1, [](const Request& r) { return encode_vector(r.space.algebra_log(r.arg(0))); }}},
       {"gyro_add",
-       {2, [](const Request& r) { return encode_point(r.space.gyro_add(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
+       {2,
+        [](const Request& r) { return encode_point(r.space.gyro_add(r.arg(0), r.arg(1)), r.space.point_encoding()); }}},
       {"gyro_inverse",
        {1, [](const Request& r) { return encode_point(r.space.gyro_inverse(r.arg(0)), r.space.point_encoding()); }}},
       {"gyration",
-       {3, [](const Request& r) {
+       {3,
+        [](const Request& r) {
           return encode_point(r.space.gyration(r.arg(0), r.arg(1), r.arg(2)), r.space.point_encoding());
         }}},
       {"gyro_scale",
-       {2, [](const Request& r) {
+       {2,
+        [](const Request& r) {
           if (!r.args[0].is_number()) throw RequestError("gyro_scale takes (r, a) with r a number");
           return encode_point(r.space.gyro_scale(r.args[0].get<double>(), r.arg(1)), r.space.point_encoding());
         }}},

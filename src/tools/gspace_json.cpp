@@ -15,7 +15,8 @@ int integer_field(const json& request, const char* key, int fallback, bool requi
     return fallback;
   }
   const json& value = request[key];
-  if (!value.is_number_integer()) throw RequestError(std::string("\"") + key + "\" must be an integer: " + value.dump());
+  if (!value.is_number_integer())
+    throw RequestError(std::string("\"") + key + "\" must be an integer: " + value.dump());
   return value.get<int>();
 }
 

@@ -16,6 +16,7 @@ repr::PlanarGroup group_of(const nlohmann::json& request);
 /// One field representation by escnn's name.
 repr::Representation field_of(const repr::PlanarGroup& group, bool flip2d, const std::string& name);
 /// request[key], an array of field names, as a field type.
-nn::FieldType field_type_of(const nlohmann::json& request, const char* key, const repr::PlanarGroup& group, bool flip2d);
+nn::FieldType field_type_of(const nlohmann::json& request, const char* key, const repr::PlanarGroup& group,
+                            bool flip2d);
 
 }  // namespace gyre::tools

@@ -67,7 +67,9 @@ xt::xarray<float> region_covariances(const xt::xtensor<float, 4>& images) {
                         covariance.cwiseAbs().maxCoeff());
     }
     for (int i = 0; i < d; ++i) {
-      for (int j = 0; j < d; ++j) out(k, 0, static_cast<std::size_t>(i), static_cast<std::size_t>(j)) = static_cast<float>(0.5 * (covariance(i, j) + covariance(j, i)));
+      for (int j = 0; j < d; ++j)
+        out(k, 0, static_cast<std::size_t>(i), static_cast<std::size_t>(j)) =
+            static_cast<float>(0.5 * (covariance(i, j) + covariance(j, i)));
     }
   });
   return out;
@@ -87,12 +89,14 @@ xt::xarray<float> principal_subspaces(const xt::xtensor<float, 4>& images, int p
     const auto k = static_cast<std::size_t>(item);
     Eigen::MatrixXd a(h, w);
     for (Eigen::Index r = 0; r < h; ++r) {
-      for (Eigen::Index c = 0; c < w; ++c) a(r, c) = images(k, 0, static_cast<std::size_t>(r), static_cast<std::size_t>(c));
+      for (Eigen::Index c = 0; c < w; ++c)
+        a(r, c) = images(k, 0, static_cast<std::size_t>(r), static_cast<std::size_t>(c));
     }
     if (!a.allFinite()) throw DomainError("principal_subspaces", "pixels must be finite", k);
     const Eigen::JacobiSVD<Eigen::MatrixXd> svd(a, Eigen::ComputeThinU);
     for (Eigen::Index r = 0; r < h; ++r) {
-      for (std::size_t j = 0; j < pu; ++j) out(k, 0, static_cast<std::size_t>(r), j) = static_cast<float>(svd.matrixU()(r, static_cast<Eigen::Index>(j)));
+      for (std::size_t j = 0; j < pu; ++j)
+        out(k, 0, static_cast<std::size_t>(r), j) = static_cast<float>(svd.matrixU()(r, static_cast<Eigen::Index>(j)));
     }
   });
   return out;

@@ -1,18 +1,18 @@
 // The gyre command: subcommand dispatch.
-#include <unistd.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <stdexcept>
 #include <iostream>
+#include <stdexcept>
 #include <string>
+
+#include <unistd.h>
 
 #include "basis_command.hpp"
 #include "check_command.hpp"
 #include "demo_command.hpp"
-#include "manifold_demo_command.hpp"
 #include "geom_command.hpp"
+#include "manifold_demo_command.hpp"
 #include "selfcheck_command.hpp"
 
 namespace {
@@ -37,7 +37,8 @@ constexpr const char* kUsage =
     "  `gyre geom --list` prints the spaces and their parameters.\n"
     "\n"
     "basis request: {\"gspace\": \"rot2d\"|\"fliprot2d\"|\"flip2d\", \"N\": 8, \"maximum_frequency\": 2,\n"
-    "                \"kernel_size\": 5, \"in\": [\"regular\"], \"out\": [\"irrep_1\"]}  ->  {\"dim\": …, \"rank\": …}\n"
+    "                \"kernel_size\": 5, \"in\": [\"regular\"], \"out\": [\"irrep_1\"]}  ->  {\"dim\": …, \"rank\": "
+    "…}\n"
     "  optional: \"rings\", \"sigma\", \"max_frequency_per_ring\" (all three), \"dilation\"\n";
 
 int selfcheck(int argc, char** argv) {
@@ -96,7 +97,8 @@ int manifold_demo(gyre::tools::ManifoldDemo which, int argc, char** argv) {
 
 int demo(int argc, char** argv) {
   if (argc > 2 && std::string(argv[2]) == "spd") return manifold_demo(gyre::tools::ManifoldDemo::kSpd, argc, argv);
-  if (argc > 2 && std::string(argv[2]) == "grassmann") return manifold_demo(gyre::tools::ManifoldDemo::kGrassmann, argc, argv);
+  if (argc > 2 && std::string(argv[2]) == "grassmann")
+    return manifold_demo(gyre::tools::ManifoldDemo::kGrassmann, argc, argv);
   gyre::tools::DemoOptions options;
   for (int i = 2; i < argc; ++i) {
     if (std::string(argv[i]) == "--full") options = gyre::tools::DemoOptions::full();

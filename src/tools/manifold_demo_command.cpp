@@ -51,19 +51,22 @@ int run_manifold_demo(ManifoldDemo which, const ManifoldDemoOptions& options, st
   fit.learning_rate = spd ? 1e-2f : 5e-3f;
   fit.seed = kSeed;
   std::vector<double> test_accuracy;
-  ProgressBar bar(train.labels.size() * static_cast<std::size_t>(options.epochs), "train " + name, progress, progress_is_tty);
+  ProgressBar bar(train.labels.size() * static_cast<std::size_t>(options.epochs), "train " + name, progress,
+                  progress_is_tty);
   const std::vector<nn::FitEpoch> epochs = nn::fit_classifier(
       *net, train_x, train.labels, fit,
       [&](std::size_t done, std::size_t, double loss, double accuracy) {
         std::ostringstream note;
-        note << std::fixed << std::setprecision(3) << "loss " << loss << " acc " << std::setprecision(1) << 100 * accuracy << "%";
+        note << std::fixed << std::setprecision(3) << "loss " << loss << " acc " << std::setprecision(1)
+             << 100 * accuracy << "%";
         bar.update(done, note.str());
       },
       [&](int) { test_accuracy.push_back(nn::classifier_accuracy(*net, test_x, test.labels)); });
   bar.finish();
 
-  out << std::left << std::setw(8) << "epoch" << std::setw(10) << "loss" << std::setw(14) << "train acc %" << std::setw(13)
-      << "test acc %" << "seconds\n";
+  out << std::left << std::setw(8) << "epoch" << std::setw(10) << "loss" << std::setw(14) << "train acc %"
+      << std::setw(13) << "test acc %"
+      << "seconds\n";
   nlohmann::json rows = nlohmann::json::array();
   std::vector<double> epoch_axis;
   std::vector<double> train_accuracy;
@@ -97,8 +100,8 @@ int run_manifold_demo(ManifoldDemo which, const ManifoldDemoOptions& options, st
   io::write_svg(plot, svg_path);
   const bool learned = test_accuracy.back() >= 0.2;
   out << "\nwrote " << json_path << " and " << svg_path << "\n"
-      << (learned ? "the network learned: test accuracy " : "FAILED: test accuracy ") << std::fixed << std::setprecision(2)
-      << 100 * test_accuracy.back() << "% (chance is 10%)\n";
+      << (learned ? "the network learned: test accuracy " : "FAILED: test accuracy ") << std::fixed
+      << std::setprecision(2) << 100 * test_accuracy.back() << "% (chance is 10%)\n";
   return learned ? 0 : 1;
 }
 

@@ -37,17 +37,20 @@ const std::vector<Column>& columns() {
       {"exp∘log", {law::kExpLog}},
       {"log∘exp", {law::kLogExp}},
       {"dist", {law::kDistIsNormLog, law::kDistSymmetric}},
-      {"transport", {law::kTransportTangent, law::kTransportIsometry, law::kTransportVelocity, law::kTransportIdentity,
-                     law::kTransportShrinks}},
+      {"transport",
+       {law::kTransportTangent, law::kTransportIsometry, law::kTransportVelocity, law::kTransportIdentity,
+        law::kTransportShrinks}},
       {"group axioms", {law::kAssociative, law::kIdentity, law::kInverse, law::kFiniteAxioms, law::kFiniteClosure}},
       {"algebra", {law::kVeeHat, law::kAlgebraLogExp, law::kAlgebraExpLog, law::kAdjoint}},
-      {"action", {law::kActionHomomorphism, law::kActionIdentity, law::kActIsMatrix, law::kMatrixHomomorphism,
-                  law::kMatrixOrthogonal}},
+      {"action",
+       {law::kActionHomomorphism, law::kActionIdentity, law::kActIsMatrix, law::kMatrixHomomorphism,
+        law::kMatrixOrthogonal}},
       {"rgrad/retract", {law::kRgradTangent, law::kRgradRepresents, law::kRetractOnManifold, law::kProjectIdempotent}},
-      {"gyrogroup", {gyro_law::kLeftIdentity, gyro_law::kLeftInverse, gyro_law::kGyroassociativity,
-                     gyro_law::kGyrationIsDefect, gyro_law::kAutomorphism, gyro_law::kLoop, gyro_law::kLeftCancellation,
-                     gyro_law::kGyroisometric, gyro_law::kPseudoReduction, gyro_law::kTranslationIsometry,
-                     gyro_law::kScalarOne, gyro_law::kScalarDistributive, gyro_law::kScalarAssociative}},
+      {"gyrogroup",
+       {gyro_law::kLeftIdentity, gyro_law::kLeftInverse, gyro_law::kGyroassociativity, gyro_law::kGyrationIsDefect,
+        gyro_law::kAutomorphism, gyro_law::kLoop, gyro_law::kLeftCancellation, gyro_law::kGyroisometric,
+        gyro_law::kPseudoReduction, gyro_law::kTranslationIsometry, gyro_law::kScalarOne, gyro_law::kScalarDistributive,
+        gyro_law::kScalarAssociative}},
   };
   return table;
 }
@@ -57,7 +60,8 @@ std::string space_label(const std::string& name, const SpaceParams& params) {
   label << name;
   for (const auto& [key, value] : params.words) label << ' ' << value;
   for (const auto& [key, value] : params.numbers) label << ' ' << key << '=' << value;
-  for (const auto& [key, value] : params.matrices) label << ' ' << key << "=diag(" << value.diagonal().transpose() << ")";
+  for (const auto& [key, value] : params.matrices)
+    label << ' ' << key << "=diag(" << value.diagonal().transpose() << ")";
   return label.str();
 }
 
@@ -135,7 +139,8 @@ void show_progress(std::ostream& progress, bool tty, std::size_t done, std::size
 
 int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostream& progress, bool progress_is_tty) {
   const std::vector<Family> spaces = families();
-  nlohmann::json report = {{"cases_per_space", options.cases}, {"threshold", kSelfcheckThreshold}, {"spaces", nlohmann::json::array()}};
+  nlohmann::json report = {
+      {"cases_per_space", options.cases}, {"threshold", kSelfcheckThreshold}, {"spaces", nlohmann::json::array()}};
   std::vector<std::vector<std::string>> rows;
   std::size_t failing_spaces = 0;
   std::vector<std::string> failures;
@@ -168,7 +173,8 @@ int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostre
     row.push_back(pass ? "pass" : "FAIL");
     rows.push_back(row);
     failing_spaces += pass ? 0 : 1;
-    report["spaces"].push_back({{"space", family.name}, {"params", params_json(family.params)}, {"pass", pass}, {"laws", laws}});
+    report["spaces"].push_back(
+        {{"space", family.name}, {"params", params_json(family.params)}, {"pass", pass}, {"laws", laws}});
     for (const auto& [name, worst] : residuals) {
       if (!(worst <= kSelfcheckThreshold) && failures.size() < kMaxListedFailures) {
         failures.push_back(label + ": " + name + " → " + format_residual(worst));
@@ -195,7 +201,8 @@ int run_selfcheck(const SelfcheckOptions& options, std::ostream& out, std::ostre
   };
   print(header);
   for (const auto& row : rows) print(row);
-  out << "\n" << rows.size() - failing_spaces << " of " << rows.size() << " spaces and parameter families pass (" << std::fixed
+  out << "\n"
+      << rows.size() - failing_spaces << " of " << rows.size() << " spaces and parameter families pass (" << std::fixed
       << std::setprecision(1) << seconds << " s)\n";
   for (const std::string& failure : failures) out << "  failed: " << failure << "\n";
   report["seconds"] = seconds;

@@ -7,8 +7,8 @@
 namespace gyre::tools {
 
 struct SelfcheckOptions {
-  std::size_t cases = 200;   ///< seeded random cases per space
-  std::string json_path;     ///< if set, also write the results there as JSON (atomically)
+  std::size_t cases = 200;  ///< seeded random cases per space
+  std::string json_path;    ///< if set, also write the results there as JSON (atomically)
 };
 
 /// Runs the self-checks, prints the table to out and progress to progress; returns the exit

@@ -1,14 +1,13 @@
 // Batched exp and log on SO(3), Sⁿ, SPD(8) (affine-invariant) and Gr(16, 4), and the AIM Karcher
 // mean of 10³ SPD(8) (gyre::batch, parallel over the cores); compare_numpy*.py run the peers. Run: build/bench/tests/bench/gyre_bench_geometry
 // (--benchmark_repetitions=5 --benchmark_report_aggregates_only=true for medians).
-#include <benchmark/benchmark.h>
-
-#include <omp.h>
-
 #include <optional>
 
-#include "gyre/core/batch.hpp"
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
 #include "grassmann/grassmann_batch.hpp"
+#include "gyre/core/batch.hpp"
 #include "gyre/core/checks.hpp"
 #include "so/so.hpp"
 #include "spd/spd.hpp"

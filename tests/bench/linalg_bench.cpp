@@ -3,15 +3,13 @@
 // the formulas of symmetric_functions.hpp, in gyre::parallel_for). Run:
 //   build/bench/tests/bench/gyre_bench_linalg --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // Arguments: n (or n, p) and the number of threads.
-#include <benchmark/benchmark.h>
-
-#include <omp.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
 #include <Eigen/QR>
+#include <benchmark/benchmark.h>
+#include <omp.h>
 
 #include "gyre/core/parallel.hpp"
 #include "gyre/core/rng.hpp"

@@ -3,9 +3,8 @@
 // tests/bench/compare_torch_manifold_nets.py times the same networks written in PyTorch
 // (torch.linalg.eigh and torch.linalg.qr, as SPDNet's and GrNet's public code do) on the same shapes.
 
-#include <benchmark/benchmark.h>
-
 #include <Eigen/QR>
+#include <benchmark/benchmark.h>
 
 #include "gyre/core/rng.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
@@ -37,7 +36,8 @@ GeometricTensor<float> grassmann_batch() {
   for (std::size_t b = 0; b < kBatch; ++b) {
     Eigen::MatrixXd g(28, 4);
     for (Eigen::Index i = 0; i < g.size(); ++i) g.data()[i] = rng.normal<double>();
-    const Eigen::MatrixXd q = Eigen::HouseholderQR<Eigen::MatrixXd>(g).householderQ() * Eigen::MatrixXd::Identity(28, 4);
+    const Eigen::MatrixXd q =
+        Eigen::HouseholderQR<Eigen::MatrixXd>(g).householderQ() * Eigen::MatrixXd::Identity(28, 4);
     for (int i = 0; i < 28; ++i) {
       for (int j = 0; j < 4; ++j) x(b, 0, i, j) = static_cast<float>(q(i, j));
     }

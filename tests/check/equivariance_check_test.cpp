@@ -1,8 +1,6 @@
 // The equivariance checker itself: it must be able to say "no". A NaN row, an all-zero output and
 // a non-equivariant layer fail every verdict; entries near 1e300 neither overflow nor hide a gap.
 
-#include "gyre/check/equivariance.hpp"
-
 #include <cmath>
 #include <limits>
 #include <string>
@@ -10,6 +8,7 @@
 #include <doctest/doctest.h>
 #include <xtensor/xview.hpp>
 
+#include "gyre/check/equivariance.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/nn/r2conv.hpp"
 #include "gyre/repr/representation.hpp"
@@ -132,8 +131,8 @@ TEST_CASE("equivariance checker: a non-equivariant layer fails, equivariant ones
   // Scaling one channel of a regular field singles out one rotation: not equivariant.
   FirstChannelDoubled broken(type);
   const auto report = gyre::check::check_equivariance(broken, x);
-  CHECK(report.rows[0].relative_error <= 1e-15);    // the identity commutes with anything (to rounding, as above)
-  CHECK(report.max_grid_symmetry_error() > 0.1);    // about ‖x_c‖/‖y‖ for the moved channel
+  CHECK(report.rows[0].relative_error <= 1e-15);  // the identity commutes with anything (to rounding, as above)
+  CHECK(report.max_grid_symmetry_error() > 0.1);  // about ‖x_c‖/‖y‖ for the moved channel
   CHECK_FALSE(report.equivariant_on_grid(1e-3));
 
   // A steerable R2Conv passes to rounding (exact pixel permutations in double).

@@ -1,11 +1,10 @@
 // The error types and the checks switch.
-#include "gyre/core/error.hpp"
+#include <cmath>
 
 #include <doctest/doctest.h>
 
-#include <cmath>
-
 #include "gyre/core/checks.hpp"
+#include "gyre/core/error.hpp"
 #include "gyre/core/validate.hpp"
 
 TEST_CASE("errors: the message reads gyre::<function>: <condition> (<value>)") {
@@ -28,7 +27,8 @@ TEST_CASE("errors: every Gyre error is a gyre::Error and a std::runtime_error") 
 
 TEST_CASE("errors: validation helpers reject NaN, Inf and wrong shapes") {
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(2, 3);
-  CHECK_THROWS_WITH_AS(gyre::require_shape("f", "point", m, 3, 3), "gyre::f: point must be 3×3 (2×3)", gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(gyre::require_shape("f", "point", m, 3, 3), "gyre::f: point must be 3×3 (2×3)",
+                       gyre::ShapeError);
   m(1, 2) = INFINITY;
   CHECK_THROWS_WITH_AS(gyre::require_finite("f", "point", m), "gyre::f: point has a non-finite entry at (1, 2) (inf)",
                        gyre::DomainError);

@@ -1,11 +1,11 @@
 // parallel_for: every item runs once, and the lowest failing item's exception reaches the caller.
 #include "gyre/core/parallel.hpp"
 
-#include <doctest/doctest.h>
-
 #include <atomic>
 #include <stdexcept>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 TEST_CASE("parallel_for: runs every item exactly once") {
   std::vector<std::atomic<int>> hits(1000);

@@ -1,9 +1,9 @@
 // The removable-singularity functions against long-double references, near 0 and far from it.
 #include "gyre/core/scalar_functions.hpp"
 
-#include <doctest/doctest.h>
-
 #include <cmath>
+
+#include <doctest/doctest.h>
 
 namespace {
 
@@ -33,7 +33,8 @@ TEST_CASE_TEMPLATE("scalar functions: full relative accuracy from 1e-12 to 3", T
     const long double lt = theta;
     // A few ε: each is a handful of well-conditioned operations.
     CHECK(std::abs(gyre::sinc(theta) - std::sin(lt) / lt) <= 4 * eps);
-    CHECK(std::abs(gyre::one_minus_cos_over_sq(theta) - ref_one_minus_cos_over_sq(lt)) <= 4 * eps * ref_one_minus_cos_over_sq(lt));
+    CHECK(std::abs(gyre::one_minus_cos_over_sq(theta) - ref_one_minus_cos_over_sq(lt)) <=
+          4 * eps * ref_one_minus_cos_over_sq(lt));
     // (θ − sin θ)/θ³ loses up to log₁₀(6/θ²) digits in the direct branch; the thresholds keep that under 200ε.
     CHECK(std::abs(gyre::theta_minus_sin_over_cube(theta) - ref_theta_minus_sin_over_cube(lt)) <=
           200 * eps * ref_theta_minus_sin_over_cube(lt));

@@ -2,17 +2,17 @@
 // pixel grids (numpy rot90 by hand, homomorphism, sampling f(g⁻¹p)), bad input, the registry.
 #include "cn/cn.hpp"
 
-#include "cn/grid_action.hpp"
-#include "gyre/check/finite_group_laws.hpp"
-#include "gyre/geometry/any_manifold.hpp"
-#include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include <doctest/doctest.h>
+
+#include "cn/grid_action.hpp"
+#include "gyre/check/finite_group_laws.hpp"
+#include "gyre/geometry/any_manifold.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 

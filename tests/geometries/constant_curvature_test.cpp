@@ -1,14 +1,14 @@
 // Constant curvature: the κ-stereographic model for every sign of κ and the hyperboloid — laws on
 // seeded cases, the 40-digit references (Poincaré ball B³ incl. Möbius addition and gyration, H³),
 // continuity through κ → 0, the model conversions, the cut locus and bad input.
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
@@ -46,7 +46,8 @@ void check_curved_laws(const M& space, double max_tangent_norm) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("stereographic: the manifold laws hold for negative, zero and positive curvature", T, float, double) {
+TEST_CASE_TEMPLATE("stereographic: the manifold laws hold for negative, zero and positive curvature", T, float,
+                   double) {
   for (const double kappa : {-2.0, -1.0, -0.3, 0.0, 0.5, 1.0}) {
     CAPTURE(kappa);
     for (const int n : {2, 5}) {
@@ -253,5 +254,6 @@ TEST_CASE("stereographic and hyperboloid: bad input is named") {
   lower(0) = -1;
   CHECK_THROWS_WITH_AS((void)h.dist(h.origin(), lower), doctest::Contains("not on the upper sheet"), gyre::DomainError);
   CHECK_THROWS_AS((void)h.exp(h.origin(), Vector<double>::Unit(3, 0)), gyre::DomainError);  // not tangent
-  CHECK_THROWS_AS((void)gyre::stereographic_to_hyperboloid<double>(Vector<double>::Unit(2, 0), -1.0), gyre::DomainError);
+  CHECK_THROWS_AS((void)gyre::stereographic_to_hyperboloid<double>(Vector<double>::Unit(2, 0), -1.0),
+                  gyre::DomainError);
 }

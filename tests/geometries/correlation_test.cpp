@@ -1,10 +1,11 @@
 // The correlation manifold Cor⁺(n) with the poly-Poincaré-ball Cholesky structure: the chart and
 // its differential, the manifold and gyrogroup laws, closed forms for n = 2, and bad input.
-#include <doctest/doctest.h>
+#include "correlation/correlation.hpp"
 
 #include <cmath>
 
-#include "correlation/correlation.hpp"
+#include <doctest/doctest.h>
+
 #include "gyre/check/gyrogroup_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
 #include "support/test_support.hpp"
@@ -61,8 +62,9 @@ TEST_CASE_TEMPLATE("correlation: the manifold laws hold on 200 seeded cases", T,
     const auto report = gyre::check::manifold_laws(gyre::Correlation<T>(n), gyre::test::seeds(200), options);
     for (const auto& failure : report.failures) FAIL(failure);
     // Cholesky, the balls' Möbius operations and the chart's differential: ~10 operations deep.
-    for (const char* name : {law::kExpLog, law::kLogExp, law::kDistIsNormLog, law::kDistSymmetric, law::kTransportTangent,
-                             law::kTransportIsometry, law::kTransportVelocity, law::kProjectIdempotent}) {
+    for (const char* name :
+         {law::kExpLog, law::kLogExp, law::kDistIsNormLog, law::kDistSymmetric, law::kTransportTangent,
+          law::kTransportIsometry, law::kTransportVelocity, law::kProjectIdempotent}) {
       gyre::test::check_law(report, name, tol<T>(1e-11, 1e-3f));
     }
   }
@@ -72,9 +74,10 @@ TEST_CASE_TEMPLATE("correlation: the gyrogroup laws and GyroBN's conditions hold
   namespace gl = gyre::check::gyro_law;
   const auto report = gyre::check::gyrogroup_laws(gyre::Correlation<T>(4), gyre::test::seeds(200));
   for (const auto& failure : report.failures) FAIL(failure);
-  for (const char* name : {gl::kLeftIdentity, gl::kLeftInverse, gl::kGyroassociativity, gl::kGyrationIsDefect,
-                           gl::kAutomorphism, gl::kLoop, gl::kLeftCancellation, gl::kGyroisometric, gl::kPseudoReduction,
-                           gl::kTranslationIsometry, gl::kScalarOne, gl::kScalarDistributive, gl::kScalarAssociative}) {
+  for (const char* name :
+       {gl::kLeftIdentity, gl::kLeftInverse, gl::kGyroassociativity, gl::kGyrationIsDefect, gl::kAutomorphism,
+        gl::kLoop, gl::kLeftCancellation, gl::kGyroisometric, gl::kPseudoReduction, gl::kTranslationIsometry,
+        gl::kScalarOne, gl::kScalarDistributive, gl::kScalarAssociative}) {
     gyre::test::check_law(report, name, tol<T>(1e-11, 2e-3f));
   }
 }

@@ -3,17 +3,17 @@
 // sampling f(g⁻¹p)), bad input, the registry.
 #include "dn/dn.hpp"
 
-#include "cn/grid_action.hpp"
-#include "gyre/check/finite_group_laws.hpp"
-#include "gyre/geometry/any_manifold.hpp"
-#include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include <doctest/doctest.h>
+
+#include "cn/grid_action.hpp"
+#include "gyre/check/finite_group_laws.hpp"
+#include "gyre/geometry/any_manifold.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 

@@ -3,19 +3,19 @@
 // the component boundary, bad input, ChecksOff, batches, the registry.
 #include "e2/e2.hpp"
 
-#include "gyre/check/lie_group_laws.hpp"
-#include "gyre/check/manifold_laws.hpp"
-#include "gyre/core/batch.hpp"
-#include "gyre/geometry/any_manifold.hpp"
-#include "support/test_support.hpp"
+#include <cmath>
+#include <limits>
+#include <string>
 
 #include <Eigen/LU>
 #include <doctest/doctest.h>
 #include <unsupported/Eigen/MatrixFunctions>
 
-#include <cmath>
-#include <limits>
-#include <string>
+#include "gyre/check/lie_group_laws.hpp"
+#include "gyre/check/manifold_laws.hpp"
+#include "gyre/core/batch.hpp"
+#include "gyre/geometry/any_manifold.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 

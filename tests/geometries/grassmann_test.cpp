@@ -1,11 +1,11 @@
 // The Grassmannian in both representations: laws on seeded cases, the 40-digit references
 // (projectors; geomstats' metric is twice Gyre's), agreement of the two representations, the
 // principal angles near 0 and π/2, the cut locus, and bad input.
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <cstddef>
 #include <limits>
+
+#include <doctest/doctest.h>
 
 #include "grassmann/grassmann_projector.hpp"
 #include "gyre/check/manifold_laws.hpp"

@@ -1,8 +1,8 @@
 // The gyrogroup laws, including GyroBN's two conditions, on 200 seeded triples per instance.
 #include <doctest/doctest.h>
 
-#include "gyre/check/gyrogroup_laws.hpp"
 #include "grassmann/grassmann.hpp"
+#include "gyre/check/gyrogroup_laws.hpp"
 #include "spd/spd.hpp"
 #include "stereographic/stereographic.hpp"
 #include "support/test_support.hpp"
@@ -16,10 +16,10 @@ using gyre::test::tol;
 template <class T>
 void check_gyro_report(const gyre::check::LawReport& report, double budget_double, float budget_float) {
   for (const auto& failure : report.failures) FAIL(failure);
-  for (const char* name : {law::kLeftIdentity, law::kLeftInverse, law::kGyroassociativity, law::kGyrationIsDefect,
-                           law::kAutomorphism, law::kLoop, law::kLeftCancellation, law::kGyroisometric,
-                           law::kPseudoReduction, law::kTranslationIsometry, law::kScalarOne, law::kScalarDistributive,
-                           law::kScalarAssociative}) {
+  for (const char* name :
+       {law::kLeftIdentity, law::kLeftInverse, law::kGyroassociativity, law::kGyrationIsDefect, law::kAutomorphism,
+        law::kLoop, law::kLeftCancellation, law::kGyroisometric, law::kPseudoReduction, law::kTranslationIsometry,
+        law::kScalarOne, law::kScalarDistributive, law::kScalarAssociative}) {
     gyre::test::check_law(report, name, tol<T>(budget_double, budget_float));
   }
 }
@@ -49,8 +49,7 @@ TEST_CASE_TEMPLATE("gyrogroups: SPD under the AIM, LEM and LCM structures satisf
                          5e-3f);
     check_gyro_report<T>(gyre::check::gyrogroup_laws(gyre::SpdLogEuclidean<T>(n), gyre::test::seeds(200)), 1e-11,
                          5e-3f);
-    check_gyro_report<T>(gyre::check::gyrogroup_laws(gyre::SpdLogCholesky<T>(n), gyre::test::seeds(200)), 1e-11,
-                         5e-3f);
+    check_gyro_report<T>(gyre::check::gyrogroup_laws(gyre::SpdLogCholesky<T>(n), gyre::test::seeds(200)), 1e-11, 5e-3f);
   }
 }
 

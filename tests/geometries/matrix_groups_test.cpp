@@ -1,8 +1,8 @@
 // GL⁺(n), SL(n) and the Lorentz group: the group laws on seeded cases, the decompositions, the
 // components of O(1,3), closed forms for boosts and rotations, and bad input.
-#include <doctest/doctest.h>
-
 #include <cmath>
+
+#include <doctest/doctest.h>
 
 #include "glp/general_linear.hpp"
 #include "gyre/check/lie_group_laws.hpp"
@@ -124,7 +124,8 @@ TEST_CASE("Lorentz: boosts and rotations in closed form, the polar decomposition
 TEST_CASE("Lorentz: the four components of O(1,3), and bad input") {
   Matrix<double> parity = gyre::minkowski_metric<double>();  // diag(1, −1, −1, −1): det −1, Λ₀₀ = 1
   Matrix<double> time_reversal = -parity;                    // diag(−1, 1, 1, 1)
-  CHECK(gyre::lorentz_component<double>(Matrix<double>::Identity(4, 4)) == gyre::LorentzComponent::kProperOrthochronous);
+  CHECK(gyre::lorentz_component<double>(Matrix<double>::Identity(4, 4)) ==
+        gyre::LorentzComponent::kProperOrthochronous);
   CHECK(gyre::lorentz_component<double>(parity) == gyre::LorentzComponent::kParity);
   CHECK(gyre::lorentz_component<double>(time_reversal) == gyre::LorentzComponent::kTimeReversal);
   CHECK(gyre::lorentz_component<double>(Matrix<double>(-Matrix<double>::Identity(4, 4))) ==

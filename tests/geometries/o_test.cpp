@@ -2,10 +2,10 @@
 // errors between components, and Haar sampling of both components.
 #include "o/o.hpp"
 
+#include <cmath>
+
 #include <doctest/doctest.h>
 #include <unsupported/Eigen/MatrixFunctions>
-
-#include <cmath>
 
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
@@ -79,8 +79,8 @@ TEST_CASE("o: between components log and transport throw, dist is infinite, alge
   CHECK_THROWS_WITH_AS((void)o.log(id, f), "gyre::O::log: points lie in different components of O(n) (det XᵀY) (-1)",
                        gyre::DomainError);
   CHECK_THROWS_AS((void)o.transport(id, f, gyre::Matrix<double>::Zero(3, 3)), gyre::DomainError);
-  CHECK_THROWS_WITH_AS((void)o.algebra_log(f), "gyre::O::algebra_log: element is not in the identity component (det) (-1)",
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS((void)o.algebra_log(f),
+                       "gyre::O::algebra_log: element is not in the identity component (det) (-1)", gyre::DomainError);
   // Ad of a reflection in O(3) is in SO(3); for this coordinate reflection it is a signed
   // permutation of the so(3) basis, so its determinant is 1 up to an ε or two.
   CHECK(o.adjoint(f).determinant() == doctest::Approx(1.0).epsilon(1e-15));

@@ -4,9 +4,9 @@
 // metric on a spanning set of T_x. The law checkers test the defining property itself for each
 // geometry; this test pins each closed form to an independent computation of the same vector.
 
-#include <doctest/doctest.h>
-
 #include <string>
+
+#include <doctest/doctest.h>
 
 #include "e2/e2.hpp"
 #include "grassmann/grassmann.hpp"
@@ -44,8 +44,8 @@ double worst_gap(const M& space, int cases = 40) {
     const Tangent g = rng.normal_matrix<typename M::Scalar>(shape_of.rows(), shape_of.cols());
     const Tangent closed = space.egrad_to_rgrad(x, g);
     const Tangent reference = gyre::riemannian_gradient_from_metric(space, x, g);
-    worst = std::max(worst, static_cast<double>((closed - reference).norm()) /
-                                std::max(1.0, static_cast<double>(reference.norm())));
+    worst = std::max(
+        worst, static_cast<double>((closed - reference).norm()) / std::max(1.0, static_cast<double>(reference.norm())));
   }
   return worst;
 }
@@ -74,7 +74,8 @@ TEST_CASE("egrad_to_rgrad: every closed form equals the metric-solve reference (
   CHECK(worst_gap(gyre::SpdEuclidean<double>(3)) <= kTolerance);
   CHECK(worst_gap(gyre::SpdBuresWasserstein<double>(3)) <= kTolerance);
   CHECK(worst_gap(gyre::SpdLogCholesky<double>(4)) <= kTolerance);
-  for (const gyre::spd::AlphaBeta ab : {gyre::spd::AlphaBeta{1, 0}, gyre::spd::AlphaBeta{2, 0.5}, gyre::spd::AlphaBeta{0.5, -0.1}}) {
+  for (const gyre::spd::AlphaBeta ab :
+       {gyre::spd::AlphaBeta{1, 0}, gyre::spd::AlphaBeta{2, 0.5}, gyre::spd::AlphaBeta{0.5, -0.1}}) {
     CAPTURE(ab.alpha);
     CAPTURE(ab.beta);
     CHECK(worst_gap(gyre::SpdAffineInvariant<double>(3, ab)) <= kTolerance);
@@ -85,14 +86,15 @@ TEST_CASE("egrad_to_rgrad: every closed form equals the metric-solve reference (
   CHECK(worst_gap(gyre::SpdGeneralizedBuresWasserstein<double>(m)) <= kTolerance);
   for (const double theta : {0.5, -1.0, 2.0}) {
     CAPTURE(theta);
-    CHECK(worst_gap(gyre::PowerDeformed<gyre::SpdAffineInvariant<double>>(gyre::SpdAffineInvariant<double>(3), theta)) <=
-          kTolerance);
+    CHECK(worst_gap(gyre::PowerDeformed<gyre::SpdAffineInvariant<double>>(gyre::SpdAffineInvariant<double>(3),
+                                                                          theta)) <= kTolerance);
     CHECK(worst_gap(gyre::PowerDeformed<gyre::SpdLogCholesky<double>>(gyre::SpdLogCholesky<double>(3), theta)) <=
           kTolerance);
   }
 }
 
-TEST_CASE("egrad_to_rgrad: P·sym(G)·P on SPD, the tangent part on the sphere, G/λ² on the ball (closed forms by hand)") {
+TEST_CASE(
+    "egrad_to_rgrad: P·sym(G)·P on SPD, the tangent part on the sphere, G/λ² on the ball (closed forms by hand)") {
   gyre::Matrix<double> p(2, 2);
   p << 2, 1, 1, 3;
   gyre::Matrix<double> g(2, 2);
@@ -127,8 +129,9 @@ TEST_CASE("egrad_to_rgrad: bad input is an error naming the function") {
   nan(0, 1) = std::nan("");
   CHECK_THROWS_WITH_AS(static_cast<void>(spd.egrad_to_rgrad(gyre::Matrix<double>::Identity(2, 2), nan)),
                        doctest::Contains("SpdAffineInvariant::egrad_to_rgrad"), gyre::DomainError);
-  CHECK_THROWS_AS(static_cast<void>(spd.egrad_to_rgrad(gyre::Matrix<double>::Identity(2, 2), gyre::Matrix<double>::Identity(3, 3))),
-                  gyre::ShapeError);
+  CHECK_THROWS_AS(
+      static_cast<void>(spd.egrad_to_rgrad(gyre::Matrix<double>::Identity(2, 2), gyre::Matrix<double>::Identity(3, 3))),
+      gyre::ShapeError);
   gyre::Vector<double> huge(3);
   huge << 1e300, 0, 0;
   gyre::Vector<double> north(3);

@@ -2,18 +2,18 @@
 // ω → 0 and ω = π, the left-invariant metric, bad input, ChecksOff, batches, the registry.
 #include "se2/se2.hpp"
 
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <doctest/doctest.h>
+#include <unsupported/Eigen/MatrixFunctions>
+
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/core/batch.hpp"
 #include "gyre/geometry/any_manifold.hpp"
 #include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-#include <unsupported/Eigen/MatrixFunctions>
-
-#include <cmath>
-#include <limits>
-#include <string>
 
 namespace {
 
@@ -153,7 +153,8 @@ TEST_CASE_TEMPLATE("se2: small rotations keep full relative accuracy", T, float,
     const long double s = w == 0 ? 1.0L : std::sin(w) / w;
     const long double c = w == 0 ? 0.0L : 2 * std::sin(w / 2) * std::sin(w / 2) / w;
     // Evaluated at once: an auto expression would point into the dead temporary algebra_exp returns.
-    const Eigen::Matrix<long double, 2, 1> t = se2.algebra_exp(a).template topRightCorner<2, 1>().template cast<long double>();
+    const Eigen::Matrix<long double, 2, 1> t =
+        se2.algebra_exp(a).template topRightCorner<2, 1>().template cast<long double>();
     const long double vx = a(0);
     const long double vy = a(1);
     CHECK(std::abs(t(0) - (s * vx - c * vy)) <= 4 * eps * std::abs(s * vx - c * vy));

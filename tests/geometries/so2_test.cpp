@@ -2,12 +2,12 @@
 // half turns, components, bad input.
 #include "so2/so2.hpp"
 
-#include <doctest/doctest.h>
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <cmath>
 #include <cstddef>
 #include <string>
+
+#include <doctest/doctest.h>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"
@@ -25,9 +25,8 @@ TEST_CASE_TEMPLATE("so2/o2: the manifold and Lie group laws hold on 200 seeded c
     const auto report = gyre::check::manifold_laws(space, gyre::test::seeds(200));
     gyre::test::check_no_failures(report);
     // Closed forms on 2×2 matrices: a few ε.
-    for (const char* l : {law::kExpLog, law::kLogExp, law::kDistIsNormLog, law::kDistSymmetric,
-                          law::kTransportTangent, law::kTransportIsometry, law::kTransportVelocity,
-                          law::kProjectIdempotent}) {
+    for (const char* l : {law::kExpLog, law::kLogExp, law::kDistIsNormLog, law::kDistSymmetric, law::kTransportTangent,
+                          law::kTransportIsometry, law::kTransportVelocity, law::kProjectIdempotent}) {
       check_law(report, l, tol<T>(4e-15, 2e-6f));
     }
     const auto group = gyre::check::lie_group_laws(space, gyre::test::seeds(200));
@@ -54,7 +53,8 @@ TEST_CASE("so2: agrees with SO(n) at n = 2, with Eigen's matrix exp/log, and wit
     CHECK(relative_gap(so2.exp(x, v), gyre::Matrix<double>(so.exp(x, v))) <= 1e-14);
     const double theta = rng.uniform<double>(-3.0, 3.0);
     const gyre::Matrix2<double> generator = so2.hat(Eigen::Matrix<double, 1, 1>(theta));
-    CHECK(relative_gap(so2.algebra_exp(Eigen::Matrix<double, 1, 1>(theta)), gyre::Matrix2<double>(generator.exp())) <= 1e-15);
+    CHECK(relative_gap(so2.algebra_exp(Eigen::Matrix<double, 1, 1>(theta)), gyre::Matrix2<double>(generator.exp())) <=
+          1e-15);
   }
   const auto& data = gyre::test::reference("geomstats.json").at("cases").at("so2");
   std::size_t compared = 0;

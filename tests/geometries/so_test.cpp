@@ -2,15 +2,15 @@
 // references, small angles, half turns, repeated angles, bad input, ChecksOff, batches.
 #include "so/so.hpp"
 
-#include <doctest/doctest.h>
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <doctest/doctest.h>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include "gyre/check/lie_group_laws.hpp"
 #include "gyre/check/manifold_laws.hpp"

@@ -1,8 +1,8 @@
 // SPD(n): the manifold laws for every metric on 200 seeded cases, in float and double.
-#include <doctest/doctest.h>
-
 #include <algorithm>
 #include <cmath>
+
+#include <doctest/doctest.h>
 
 #include "gyre/check/manifold_laws.hpp"
 #include "spd/spd.hpp"

@@ -3,14 +3,13 @@
 // with the 40-digit Karcher means. BW transport has no closed form: it is compared with
 // geomstats' 200-step RK4 run (`parallel_transport_fine`). The Lie–Cholesky case has no 40-digit
 // values and no Gyre metric of its own: its test below says what matches and what differs.
-#include <doctest/doctest.h>
-
-#include <Eigen/Cholesky>
-
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <string>
+
+#include <Eigen/Cholesky>
+#include <doctest/doctest.h>
 
 #include "gyre/geometry/frechet_mean.hpp"
 #include "spd/spd.hpp"
@@ -164,12 +163,12 @@ TEST_CASE("SPD Fréchet means match the 40-digit Karcher means of every metric")
   using Points = std::vector<Matrix<double>>;
   for (const int n : {3, 5}) {
     const std::string size = std::to_string(n);
-    check_mean("spd" + size + "_affine_invariant", [&](const Points& p) {
-      return gyre::frechet_mean(gyre::SpdAffineInvariant<double>(n), p).point;
-    });
+    check_mean("spd" + size + "_affine_invariant",
+               [&](const Points& p) { return gyre::frechet_mean(gyre::SpdAffineInvariant<double>(n), p).point; });
     check_mean("spd" + size + "_log_euclidean",
                [&](const Points& p) { return gyre::SpdLogEuclidean<double>(n).mean(p); });
-    check_mean("spd" + size + "_log_cholesky", [&](const Points& p) { return gyre::SpdLogCholesky<double>(n).mean(p); });
+    check_mean("spd" + size + "_log_cholesky",
+               [&](const Points& p) { return gyre::SpdLogCholesky<double>(n).mean(p); });
     check_mean("spd" + size + "_bures_wasserstein",
                [&](const Points& p) { return gyre::SpdBuresWasserstein<double>(n).mean(p); });
     check_mean("spd" + size + "_power_affine_0.5", [&](const Points& p) {
@@ -192,7 +191,8 @@ TEST_CASE("SPD Fréchet means match the 40-digit Karcher means of every metric")
 // comparison is with geomstats.* itself, whose inner product and squared distance (= ‖log‖²_P,
 // to 4e-16) are closed-form given its log; its exp and log are numerical (ODE and shooting,
 // exp∘log off by 1.4e-3) and have no counterpart in Gyre, so they are not compared.
-TEST_CASE("SPD Lie–Cholesky (geomstats): inner product and ‖log‖² are the Cholesky-group translates of log-Cholesky at I") {
+TEST_CASE(
+    "SPD Lie–Cholesky (geomstats): inner product and ‖log‖² are the Cholesky-group translates of log-Cholesky at I") {
   const auto& data = gyre::test::reference("geomstats.json").at("cases").at("spd3_lie_cholesky");
   const gyre::SpdCholeskyGroup<double> group{3};
   const gyre::SpdLogCholesky<double> lcm(3);

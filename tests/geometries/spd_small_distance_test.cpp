@@ -1,14 +1,14 @@
 // SPD(n): nearby points keep their distance to relative accuracy. For every metric Gyre offers,
 // d(x, exp_x(t·v)) = t‖v‖ₓ and log_x(exp_x(t·v)) = t·v, checked relative to t for t down to 1e-10
 // (double): a dist that returned 0, or lost the leading digits of a small log, fails here.
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "spd/spd.hpp"
 #include "support/test_support.hpp"

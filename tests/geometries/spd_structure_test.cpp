@@ -1,10 +1,10 @@
 // SPD(n) beyond the laws: the LieBN group structures and the invariance of their metrics, the
 // closed-form and fixed-point means against the generic Karcher iteration, the relations between
 // metrics (GBW(I) = BW, θ-LEM = LEM, θ = 1 is the base), and bad input.
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <limits>
+
+#include <doctest/doctest.h>
 
 #include "gyre/geometry/frechet_mean.hpp"
 #include "spd/spd.hpp"
@@ -111,7 +111,8 @@ TEST_CASE("SPD metric relations: GBW(I) = BW, GBW(M) distance formula, θ-LEM = 
     const Matrix<double> m_inv = m.inverse();
     const Matrix<double> root_p = gyre::linalg::spd_power<double>(p, 0.5);
     const Matrix<double> inner = gyre::linalg::symmetric_part<double>(root_p * m_inv * q * m_inv * root_p);
-    const double d2 = (m_inv * p).trace() + (m_inv * q).trace() - 2 * gyre::linalg::spd_power<double>(inner, 0.5).trace();
+    const double d2 =
+        (m_inv * p).trace() + (m_inv * q).trace() - 2 * gyre::linalg::spd_power<double>(inner, 0.5).trace();
     const double d = gbw.dist(p, q);
     CHECK(std::abs(d * d - d2) <= 1e-12 * (1 + d2));
     CHECK(std::abs(aim_1.dist(p, q) - aim.dist(p, q)) <= 1e-13);
@@ -133,7 +134,8 @@ TEST_CASE("SPD (α, β) metrics: inner and dist follow α·tr(AB) + β·tr(A)tr(
     CHECK(gap(lem_ab.log(p, q), lem.log(p, q)) <= 1e-14);
     // dist² = α·Σ lᵢ² + β·(Σ lᵢ)² with lᵢ the logs of the whitened eigenvalues.
     const Matrix<double> root = gyre::linalg::spd_power<double>(p, -0.5);
-    const Matrix<double> whitened_log = gyre::linalg::spd_log<double>(gyre::linalg::symmetric_part<double>(root * q * root));
+    const Matrix<double> whitened_log =
+        gyre::linalg::spd_log<double>(gyre::linalg::symmetric_part<double>(root * q * root));
     const double expected = 2.0 * whitened_log.squaredNorm() + 0.5 * whitened_log.trace() * whitened_log.trace();
     const double d = aim_ab.dist(p, q);
     CHECK(std::abs(d * d - expected) <= 1e-12 * expected);
@@ -157,7 +159,8 @@ TEST_CASE_TEMPLATE("SPD bad input: wrong shape, NaN, not symmetric, not positive
   CHECK_THROWS_WITH_AS((void)aim.exp(skewed, id), doctest::Contains("SpdAffineInvariant::exp: point is not symmetric"),
                        gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)aim.exp(id, skewed),
-                       doctest::Contains("SpdAffineInvariant::exp: tangent vector is not symmetric"), gyre::DomainError);
+                       doctest::Contains("SpdAffineInvariant::exp: tangent vector is not symmetric"),
+                       gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)aim.dist(id, Matrix<T>::Identity(4, 4)),
                        "gyre::SpdAffineInvariant::dist: SPD point must be 3×3 (4×4)", gyre::ShapeError);
   Matrix<T> nan_point = id;

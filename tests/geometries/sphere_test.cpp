@@ -1,13 +1,13 @@
 // The sphere Sⁿ: laws on seeded cases, geomstats/mpmath reference values, hard cases, bad input.
 #include "sphere/sphere.hpp"
 
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <string>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "gyre/check/manifold_laws.hpp"
 #include "gyre/core/batch.hpp"
@@ -56,7 +56,8 @@ TEST_CASE("sphere: matches the 40-digit closed forms of shared/reference (S³)")
     const auto& hp = sample["hp"];
     // exp, inner and transport are well conditioned: 1e-14 relative.
     CHECK(relative_gap(sphere.exp(x, v), gyre::test::to_matrix<double>(hp["exp"])) <= 1e-14);
-    CHECK(std::abs(sphere.inner(x, v, w) - hp["inner_product"].get<double>()) <= 1e-14 * (1 + std::abs(hp["inner_product"].get<double>())));
+    CHECK(std::abs(sphere.inner(x, v, w) - hp["inner_product"].get<double>()) <=
+          1e-14 * (1 + std::abs(hp["inner_product"].get<double>())));
     const bool antipodal = kind == "near_antipodal";
     // Transport goes through log(x, exp(x, v)); here ‖v‖ = π − 1e-3, whose conditioning ε/1e-3
     // allows 1e-12; 1e-13 elsewhere.
@@ -103,7 +104,7 @@ TEST_CASE_TEMPLATE("sphere: small angles keep full relative accuracy", T, float,
       // The relative error of log at scale ‖v‖ is a few ε, whatever ‖v‖, because u is formed from y − x.
       // (y itself is rounded to ε, which is ε/‖v‖ relative to v: the bound is ε/‖v‖ + a few ε.)
       const T eps = std::numeric_limits<T>::epsilon();
-      CHECK((sphere.log(x, y) - v).norm() <= 8 * eps * (length + 1) );
+      CHECK((sphere.log(x, y) - v).norm() <= 8 * eps * (length + 1));
       CHECK(std::abs(sphere.dist(x, y) - length) <= 8 * eps * (length + 1));
     }
     CHECK(sphere.log(x, x).norm() == T(0));

@@ -5,17 +5,6 @@
 // one test file (STYLE §1), and the numerical log needs its domain tested from several sides.
 #include "stiefel/stiefel.hpp"
 
-#include "gyre/check/manifold_laws.hpp"
-#include "gyre/core/batch.hpp"
-#include "gyre/geometry/batch_space.hpp"
-#include "o/o.hpp"
-#include "sphere/sphere.hpp"
-#include "support/batch_test_support.hpp"
-#include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -23,6 +12,17 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <doctest/doctest.h>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include "gyre/check/manifold_laws.hpp"
+#include "gyre/core/batch.hpp"
+#include "gyre/geometry/batch_space.hpp"
+#include "o/o.hpp"
+#include "sphere/sphere.hpp"
+#include "support/batch_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 

@@ -6,7 +6,8 @@
 #include "sphere/sphere.hpp"
 #include "support/test_support.hpp"
 
-TEST_CASE_TEMPLATE("frechet_mean: two weighted points meet on their geodesic at the weight's fraction", T, float, double) {
+TEST_CASE_TEMPLATE("frechet_mean: two weighted points meet on their geodesic at the weight's fraction", T, float,
+                   double) {
   const gyre::Sphere<T> sphere(3);
   for (const std::uint64_t seed : gyre::test::seeds(200)) {
     CAPTURE(seed);

@@ -76,7 +76,8 @@ TEST_CASE("batched Grassmann log names the item at the cut locus or off the mani
   std::vector<gyre::Matrix<double>> not_orthonormal = y;
   not_orthonormal[1] *= 2;
   CHECK_THROWS_AS((void)gyre::batch::log(m, gyre::test::pack(u), gyre::test::pack(not_orthonormal)), gyre::DomainError);
-  CHECK_THROWS_AS((void)gyre::batch::log(gyre::Grassmann<double>(6, 3), gyre::test::pack(u), gyre::test::pack(y)), gyre::ShapeError);
+  CHECK_THROWS_AS((void)gyre::batch::log(gyre::Grassmann<double>(6, 3), gyre::test::pack(u), gyre::test::pack(y)),
+                  gyre::ShapeError);
 }
 
 }  // namespace

@@ -1,8 +1,6 @@
 // The batched affine-invariant fast paths (Cholesky whitening + the batched Jacobi solver) against
 // the one-item functions (eigendecomposition roots P^±½ + Eigen's solver): two independent routes
 // to exp, log, dist and the Karcher mean, over seeded random batches in float and double.
-#include "spd/affine_invariant_batch.hpp"
-
 #include <string>
 #include <vector>
 
@@ -11,8 +9,9 @@
 #include "gyre/core/checks.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
-#include "support/test_support.hpp"
+#include "spd/affine_invariant_batch.hpp"
 #include "support/batch_test_support.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // With umbrella_second_unit.cpp: gyre/gyre.hpp in two translation units of one program links
 // (every function defined in a header is inline or a template) and works.
-#include "gyre/gyre.hpp"
-
 #include <cmath>
 #include <iostream>
+
+#include "gyre/gyre.hpp"
 
 double quarter_turn_from_second_unit();
 

@@ -1,11 +1,11 @@
 // Built against the installed package by tests/install_consumer/run.cmake: geometry headers,
 // the compiled registry, and the error types must all be reachable through gyre::gyre.
-#include <gyre/geometry/any_manifold.hpp>
-#include <gyre/core/error.hpp>
-#include <sphere/sphere.hpp>
-
 #include <cmath>
 #include <iostream>
+
+#include <gyre/core/error.hpp>
+#include <gyre/geometry/any_manifold.hpp>
+#include <sphere/sphere.hpp>
 
 int main() {
   const gyre::Sphere<double> sphere(2);

@@ -2,13 +2,12 @@
 
 #include "gyre/io/idx.hpp"
 
-#include <zlib.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include <doctest/doctest.h>
+#include <zlib.h>
 
 #include "gyre/core/error.hpp"
 #include "support/scratch_dir.hpp"
@@ -17,7 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::uint8_t> idx_bytes(std::vector<std::uint32_t> shape, std::size_t data_bytes, std::uint8_t type = 0x08) {
+std::vector<std::uint8_t> idx_bytes(std::vector<std::uint32_t> shape, std::size_t data_bytes,
+                                    std::uint8_t type = 0x08) {
   std::vector<std::uint8_t> bytes{0, 0, type, static_cast<std::uint8_t>(shape.size())};
   for (std::uint32_t s : shape) {
     for (int k = 3; k >= 0; --k) bytes.push_back(static_cast<std::uint8_t>(s >> (8 * k)));
@@ -33,7 +33,8 @@ std::string scratch(const std::string& name) {
 }
 
 void write_plain(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
 void write_gzip(const std::string& path, const std::vector<std::uint8_t>& bytes) {

@@ -8,9 +8,9 @@
 #include <doctest/doctest.h>
 
 #include "gyre/core/error.hpp"
-#include "support/scratch_dir.hpp"
 #include "gyre/core/progress_bar.hpp"
 #include "gyre/io/line_plot.hpp"
+#include "support/scratch_dir.hpp"
 
 TEST_CASE("line plot: the SVG holds the title, labels, a polyline per series and a legend") {
   gyre::io::LinePlot plot{"Accuracy vs rotation", "angle (degrees)", "accuracy", {}, 0.0, 1.0};
@@ -90,7 +90,8 @@ TEST_CASE("line plot: free y ends move out to round ticks, and overlapping serie
   // Values between −6.8 and −0.5 (the shape of notebook 02's log10 errors): the axis runs from −8
   // to 0, so no marker sits on the frame (y = 40 at the top, 380 at the bottom) and both ends are
   // labelled.
-  gyre::io::LinePlot plot{"t", "x", "y", {{"a", {0, 1, 2}, {-0.5, -6.8, -3}}, {"b", {0, 1, 2}, {-0.5, -6.8, -3}}},
+  gyre::io::LinePlot plot{"t",          "x",
+                          "y",          {{"a", {0, 1, 2}, {-0.5, -6.8, -3}}, {"b", {0, 1, 2}, {-0.5, -6.8, -3}}},
                           std::nullopt, std::nullopt};
   const std::string svg = gyre::io::render_svg(plot);
   std::size_t markers = 0;

@@ -1,16 +1,17 @@
 // The assembled text is what the JIT and the notebook gate compile: pragmas out, statements
 // wrapped in numbered static initializers in source order, #line markers naming the cell.
 
-#include <doctest/doctest.h>
+#include "cell_program.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "cell_program.hpp"
+#include <doctest/doctest.h>
+
 #include "cell_splitter.hpp"
 
-using gyre::kernel::ClingPragma;
 using gyre::kernel::assemble_cell;
+using gyre::kernel::ClingPragma;
 using gyre::kernel::parse_cling_pragma;
 using gyre::kernel::split_cell;
 
@@ -37,8 +38,8 @@ TEST_CASE("cell program: other or malformed cling pragmas are errors naming the 
 TEST_CASE("cell program: statements run in numbered static initializers, declarations stay as written") {
   int group = 4;
   const std::string code = assemble_cell(
-      split_cell("#pragma cling load(\"libgyre\")\nint x = 1;\nx += 1;\nx *= 3;\nint y = x;\nstd::cout << y"),
-      "In[2]", group);
+      split_cell("#pragma cling load(\"libgyre\")\nint x = 1;\nx += 1;\nx *= 3;\nint y = x;\nstd::cout << y"), "In[2]",
+      group);
   CHECK(group == 6);  // two runs of statements
   CHECK(code.find("cling") == std::string::npos);
   const auto first = code.find("static const int gyre_kernel_statements_4 = gyre_kernel_run_statements(\"In[2]\"");

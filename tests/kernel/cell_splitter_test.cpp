@@ -2,12 +2,12 @@
 // wrong call is a compile error in the user's cell (or, worse, code run in the wrong order).
 // The cases are what notebook cells contain, including the ones C++ itself calls ambiguous.
 
-#include <doctest/doctest.h>
+#include "cell_splitter.hpp"
 
 #include <string>
 #include <vector>
 
-#include "cell_splitter.hpp"
+#include <doctest/doctest.h>
 
 using gyre::kernel::ChunkKind;
 using gyre::kernel::split_cell;
@@ -61,8 +61,7 @@ TEST_CASE("cell splitter: functions, types, namespaces, templates and using are 
   CHECK(kinds("using namespace gyre;") == "declaration");
   CHECK(kinds("typedef std::vector<int> Ints;") == "declaration");
   CHECK(kinds("static_assert(sizeof(int) == 4);") == "declaration");
-  CHECK(kinds("std::ostream& operator<<(std::ostream& os, const Point& p) { return os << p.x; }") ==
-        "declaration");
+  CHECK(kinds("std::ostream& operator<<(std::ostream& os, const Point& p) { return os << p.x; }") == "declaration");
   CHECK(kinds("auto f = [](int a) { return a + 1; };") == "declaration");
   CHECK(kinds("auto next(int x) -> int { return x + 1; }\nx = 1;") == "declaration statement");
   CHECK(kinds("inline int g() noexcept { return 1; }\nx = 1;") == "declaration statement");

@@ -3,8 +3,6 @@
 // between the live pieces and what finish() returns. The ThreadSanitizer preset runs this suite:
 // the pump thread and the cell's thread share the capture.
 
-#include <doctest/doctest.h>
-
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -12,6 +10,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <doctest/doctest.h>
 
 #include "live_output_pump.hpp"
 #include "output_capture.hpp"

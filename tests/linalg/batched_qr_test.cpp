@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include <doctest/doctest.h>
 #include <Eigen/QR>
 #include <Eigen/SVD>
+#include <doctest/doctest.h>
 #include <xtensor/xarray.hpp>
 #include <xtensor/xbuilder.hpp>
 
@@ -67,8 +67,8 @@ std::pair<Matrix<long double>, Matrix<long double>> long_double_qr(const Matrix<
 
 double gap(const Matrix<double>& a, const Matrix<double>& b) { return (a - b).norm() / b.norm(); }
 
-const std::vector<std::pair<int, int>> kSizes = {{1, 1}, {3, 3}, {5, 2}, {10, 4}, {20, 5}, {30, 30},
-                                                 {64, 32}, {65, 10}, {40, 33}};  // last two: heap matrices
+const std::vector<std::pair<int, int>> kSizes = {{1, 1},   {3, 3},   {5, 2},   {10, 4}, {20, 5},
+                                                 {30, 30}, {64, 32}, {65, 10}, {40, 33}};  // last two: heap matrices
 
 // count Gaussian n×p items with Gaussian ∂L/∂Q and ∂L/∂R, packed.
 struct Problem {
@@ -222,15 +222,17 @@ TEST_CASE_TEMPLATE("batched_qr: bad input is named", T, float, double) {
   }
   xt::xarray<T> bad = a;
   bad(2, 1, 1) = std::numeric_limits<T>::quiet_NaN();
-  CHECK_THROWS_WITH_AS((void)batched_qr(bad), "gyre::batched_qr: input of item 2 has a non-finite entry (NaN or Inf) (NaN/Inf)",
+  CHECK_THROWS_WITH_AS((void)batched_qr(bad),
+                       "gyre::batched_qr: input of item 2 has a non-finite entry (NaN or Inf) (NaN/Inf)",
                        gyre::DomainError);
   // Column 2 of item 1 equal to column 0: dependent, to rounding.
   bad = a;
   for (std::size_t i = 0; i < 4; ++i) bad(1, i, 2) = bad(1, i, 0);
-  CHECK_THROWS_WITH_AS((void)batched_qr(bad),
-                       doctest::Contains("gyre::batched_qr: column 2 of item 1 depends on the columns before it: not of full "
-                                         "column rank (|Rₖₖ| / ‖aₖ‖)"),
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      (void)batched_qr(bad),
+      doctest::Contains("gyre::batched_qr: column 2 of item 1 depends on the columns before it: not of full "
+                        "column rank (|Rₖₖ| / ‖aₖ‖)"),
+      gyre::DomainError);
   // A zero column.
   bad = a;
   for (std::size_t i = 0; i < 4; ++i) bad(0, i, 1) = T(0);
@@ -243,9 +245,9 @@ TEST_CASE_TEMPLATE("batched_qr: bad input is named", T, float, double) {
   CHECK_THROWS_WITH_AS((void)batched_qr_backward(qr, xt::xarray<T>::from_shape({3, 3, 3})),
                        "gyre::batched_qr_backward: gradient with respect to Q must have shape (3, 4, 3) ((3, 3, 3))",
                        gyre::ShapeError);
-  CHECK_THROWS_WITH_AS((void)batched_qr_backward(qr, xt::xarray<T>(xt::zeros<T>({3, 4, 3})), xt::xarray<T>::from_shape({3, 4, 3})),
-                       "gyre::batched_qr_backward: gradient with respect to R must have shape (3, 3, 3) ((3, 4, 3))",
-                       gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      (void)batched_qr_backward(qr, xt::xarray<T>(xt::zeros<T>({3, 4, 3})), xt::xarray<T>::from_shape({3, 4, 3})),
+      "gyre::batched_qr_backward: gradient with respect to R must have shape (3, 3, 3) ((3, 4, 3))", gyre::ShapeError);
   xt::xarray<T> g = xt::zeros<T>({3, 4, 3});
   g(1, 0, 0) = std::numeric_limits<T>::infinity();
   CHECK_THROWS_WITH_AS((void)batched_qr_backward(qr, g),
@@ -361,7 +363,8 @@ TEST_CASE("batched_qr: backward names an overflowing ∂L/∂A") {
   xt::xarray<double> g = xt::zeros<double>({2, 2, 2});
   g(1, 1, 0) = 1e10;
   CHECK_THROWS_WITH_AS((void)gyre::linalg::batched_qr_backward(qr, g),
-                       "gyre::batched_qr_backward: ∂L/∂A of item 1 overflows (smallest Rₖₖ) (1e-300)", gyre::DomainError);
+                       "gyre::batched_qr_backward: ∂L/∂A of item 1 overflows (smallest Rₖₖ) (1e-300)",
+                       gyre::DomainError);
   g(1, 1, 0) = 1e-10;  // 1e290: large and finite, and right
   const double grad = gyre::linalg::batched_qr_backward(qr, g)(1, 1, 0);
   CHECK(std::abs(grad / 1e290 - 1) <= 8 * kEps);  // relative; Q = I, a few roundings of G·R⁻ᵀ

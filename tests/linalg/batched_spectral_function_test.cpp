@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include <doctest/doctest.h>
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <doctest/doctest.h>
 #include <unsupported/Eigen/MatrixFunctions>
 #include <xtensor/xarray.hpp>
 #include <xtensor/xbuilder.hpp>
@@ -53,11 +53,16 @@ const Spectrum kAllSpectra[] = {Spectrum::kWell, Spectrum::kRepeated, Spectrum::
 
 const char* name(Spectrum s) {
   switch (s) {
-    case Spectrum::kWell: return "well separated";
-    case Spectrum::kRepeated: return "exactly repeated";
-    case Spectrum::kNearlyRepeated: return "1e-9 apart";
-    case Spectrum::kSpread: return "condition 1e8";
-    case Spectrum::kWide: return "30 apart";
+    case Spectrum::kWell:
+      return "well separated";
+    case Spectrum::kRepeated:
+      return "exactly repeated";
+    case Spectrum::kNearlyRepeated:
+      return "1e-9 apart";
+    case Spectrum::kSpread:
+      return "condition 1e8";
+    case Spectrum::kWide:
+      return "30 apart";
   }
   return "";
 }
@@ -78,11 +83,21 @@ Vector<double> make_spectrum(Spectrum kind, int n, gyre::Rng& rng) {
   Vector<double> w(n);
   for (int i = 0; i < n; ++i) {
     switch (kind) {
-      case Spectrum::kWell: w(i) = away_from_threshold([&] { return std::exp(rng.uniform(-1.5, 1.5)); }); break;
-      case Spectrum::kRepeated: w(i) = i % 3 == 2 ? 2.0 : 1.0; break;
-      case Spectrum::kNearlyRepeated: w(i) = (i % 2 == 0 ? 1.0 : 2.0) + 1e-9 * (i / 2); break;
-      case Spectrum::kSpread: w(i) = away_from_threshold([&] { return std::pow(10.0, rng.uniform(-4.0, 4.0)); }); break;
-      case Spectrum::kWide: w(i) = away_from_threshold([&] { return rng.uniform(-15.0, 15.0); }); break;
+      case Spectrum::kWell:
+        w(i) = away_from_threshold([&] { return std::exp(rng.uniform(-1.5, 1.5)); });
+        break;
+      case Spectrum::kRepeated:
+        w(i) = i % 3 == 2 ? 2.0 : 1.0;
+        break;
+      case Spectrum::kNearlyRepeated:
+        w(i) = (i % 2 == 0 ? 1.0 : 2.0) + 1e-9 * (i / 2);
+        break;
+      case Spectrum::kSpread:
+        w(i) = away_from_threshold([&] { return std::pow(10.0, rng.uniform(-4.0, 4.0)); });
+        break;
+      case Spectrum::kWide:
+        w(i) = away_from_threshold([&] { return rng.uniform(-15.0, 15.0); });
+        break;
     }
   }
   if (n >= 2 && kind == Spectrum::kSpread) {
@@ -135,7 +150,9 @@ Matrix<double> reference_value(const Matrix<double>& x, const Log&) { return x.l
 Matrix<double> reference_value(const Matrix<double>& x, const Exp&) { return x.exp(); }
 Matrix<double> reference_value(const Matrix<double>& x, const Power& f) { return x.pow(f.p); }
 Matrix<double> reference_value(const Matrix<double>& x, const Sqrt&) { return x.sqrt(); }
-Matrix<double> reference_value(const Matrix<double>& x, const InverseSqrt&) { return Matrix<double>(x.sqrt()).inverse(); }
+Matrix<double> reference_value(const Matrix<double>& x, const InverseSqrt&) {
+  return Matrix<double>(x.sqrt()).inverse();
+}
 Matrix<double> reference_value(const Matrix<double>& x, const Rectify& f) {
   return gyre::linalg::apply(gyre::linalg::symmetric_eigen<double>(x), f);
 }
@@ -351,7 +368,8 @@ TEST_CASE("batched_spectral_function: backward keeps full accuracy at repeated a
         if (!applies(f, kind)) return;
         CAPTURE(describe(f));
         const auto forward = gyre::linalg::batched_spectral_function(x, f);
-        const Matrix<double> analytic = unpack(gyre::linalg::batched_spectral_function_backward(forward.saved, f, g), 0);
+        const Matrix<double> analytic =
+            unpack(gyre::linalg::batched_spectral_function_backward(forward.saved, f, g), 0);
         // Eigenvalue errors of ε‖X‖₂ (a normwise stable eigensolver) move ∂L/∂X by
         // gradient_condition·ε relative (1 to 1e8 here), the rest is n·ε of rounding.
         const double tolerance = 16 * n * kEps * (1 + gradient_condition(item, f));
@@ -438,24 +456,26 @@ TEST_CASE("batched_spectral_function: Rectify takes SPDNet's subgradient at the 
   CHECK(y.diagonal()(2) == e);  // clamped
   CHECK(y.diagonal()(3) == 1.0);
   const Matrix<double> ones = Matrix<double>::Ones(4, 4);
-  const Matrix<double> k = unpack(
-      gyre::linalg::batched_spectral_function_backward(forward.saved, Rectify{e}, pack(std::vector<Matrix<double>>{ones})), 0);
-  CHECK(k(0, 0) == 0.0);                      // λ = ε: the subgradient 0
-  CHECK(k(1, 1) == 1.0);                      // λ > ε
-  CHECK(k(2, 2) == 0.0);                      // λ < ε
-  CHECK(k(3, 3) == 1.0);                      // λ > ε
-  CHECK(k(0, 2) == 0.0);                      // both ≤ ε
+  const Matrix<double> k = unpack(gyre::linalg::batched_spectral_function_backward(
+                                      forward.saved, Rectify{e}, pack(std::vector<Matrix<double>>{ones})),
+                                  0);
+  CHECK(k(0, 0) == 0.0);                                                           // λ = ε: the subgradient 0
+  CHECK(k(1, 1) == 1.0);                                                           // λ > ε
+  CHECK(k(2, 2) == 0.0);                                                           // λ < ε
+  CHECK(k(3, 3) == 1.0);                                                           // λ > ε
+  CHECK(k(0, 2) == 0.0);                                                           // both ≤ ε
   CHECK(k(2, 3) == doctest::Approx((1.0 - e) / (1.0 - 0.125)).epsilon(4 * kEps));  // straddling
-  CHECK(k(1, 3) == 1.0);                      // both > ε
+  CHECK(k(1, 3) == 1.0);                                                           // both > ε
 }
 
 TEST_CASE_TEMPLATE("batched_spectral_function: bad input is named", T, float, double) {
   using gyre::linalg::batched_spectral_function;
   using gyre::linalg::batched_spectral_function_backward;
   // Not (B, n, n).
-  CHECK_THROWS_WITH_AS((void)batched_spectral_function(xt::xarray<T>::from_shape({2, 3, 4}), Log{}),
-                       "gyre::batched_spectral_function: input must be a (B, n, n) array of square matrices ((2, 3, 4))",
-                       gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      (void)batched_spectral_function(xt::xarray<T>::from_shape({2, 3, 4}), Log{}),
+      "gyre::batched_spectral_function: input must be a (B, n, n) array of square matrices ((2, 3, 4))",
+      gyre::ShapeError);
   CHECK_THROWS_AS((void)batched_spectral_function(xt::xarray<T>::from_shape({3, 3}), Log{}), gyre::ShapeError);
   // NaN, and an asymmetric item.
   xt::xarray<T> x = xt::zeros<T>({3, 2, 2});
@@ -479,7 +499,8 @@ TEST_CASE_TEMPLATE("batched_spectral_function: bad input is named", T, float, do
                        gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)batched_spectral_function(bad, Power{0.5}), doctest::Contains("as Power needs"),
                        gyre::DomainError);
-  CHECK_THROWS_WITH_AS((void)batched_spectral_function(bad, Sqrt{}), doctest::Contains("as Sqrt needs"), gyre::DomainError);
+  CHECK_THROWS_WITH_AS((void)batched_spectral_function(bad, Sqrt{}), doctest::Contains("as Sqrt needs"),
+                       gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)batched_spectral_function(bad, InverseSqrt{}), doctest::Contains("as InverseSqrt needs"),
                        gyre::DomainError);
   bad(1, 1, 1) = T(0);
@@ -490,17 +511,19 @@ TEST_CASE_TEMPLATE("batched_spectral_function: bad input is named", T, float, do
   // An overflowing value, a non-finite parameter.
   bad = x;
   bad(0, 0, 0) = T(1000);
-  CHECK_THROWS_WITH_AS((void)batched_spectral_function(bad, Exp{}),
-                       "gyre::batched_spectral_function: Exp of an eigenvalue of item 0 is not finite (eigenvalue) (1000)",
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      (void)batched_spectral_function(bad, Exp{}),
+      "gyre::batched_spectral_function: Exp of an eigenvalue of item 0 is not finite (eigenvalue) (1000)",
+      gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)batched_spectral_function(x, Power{std::nan("")}),
                        "gyre::batched_spectral_function: Power needs a finite exponent (p) (nan)", gyre::DomainError);
   // Backward: the gradient's shape and values.
   const auto forward = batched_spectral_function(x, Log{});
-  CHECK_THROWS_WITH_AS((void)batched_spectral_function_backward(forward.saved, Log{}, xt::xarray<T>::from_shape({2, 2, 2})),
-                       "gyre::batched_spectral_function_backward: gradient must have the forward value's shape (3, 2, "
-                       "2) ((2, 2, 2))",
-                       gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      (void)batched_spectral_function_backward(forward.saved, Log{}, xt::xarray<T>::from_shape({2, 2, 2})),
+      "gyre::batched_spectral_function_backward: gradient must have the forward value's shape (3, 2, "
+      "2) ((2, 2, 2))",
+      gyre::ShapeError);
   xt::xarray<T> g = xt::zeros<T>({3, 2, 2});
   g(2, 1, 0) = std::numeric_limits<T>::infinity();
   CHECK_THROWS_WITH_AS((void)batched_spectral_function_backward(forward.saved, Log{}, g),
@@ -558,8 +581,9 @@ TEST_CASE("batched_spectral_function: an empty batch is empty") {
   const auto forward = gyre::linalg::batched_spectral_function(xt::xarray<double>::from_shape({0, 4, 4}), Sqrt{});
   CHECK(forward.value.shape()[0] == 0);
   CHECK(forward.value.size() == 0);
-  CHECK(gyre::linalg::batched_spectral_function_backward(forward.saved, Sqrt{}, xt::xarray<double>::from_shape({0, 4, 4}))
-            .size() == 0);
+  CHECK(
+      gyre::linalg::batched_spectral_function_backward(forward.saved, Sqrt{}, xt::xarray<double>::from_shape({0, 4, 4}))
+          .size() == 0);
 }
 
 TEST_CASE_TEMPLATE("batched_spectral_function: items near the ends of the range give the scaled results", T, float,
@@ -583,7 +607,8 @@ TEST_CASE_TEMPLATE("batched_spectral_function: items near the ends of the range 
             Eigen::Map<const Vector<T>>(result.saved.values.data() + b * n, n).template cast<double>();
         Vector<double> expected = Eigen::SelfAdjointEigenSolver<Matrix<double>>(items[b]).eigenvalues();
         // Relative: λ ∈ [e^−1.5, e^1.5], so a backward stable λ is within 16·n·ε·‖X‖ ≤ 16·n·ε·e³·λ.
-        for (int i = 0; i < n; ++i) CHECK(std::abs(std::ldexp(lambda(i), -exponent) / expected(i) - 1) <= 16 * n * eps * 21);
+        for (int i = 0; i < n; ++i)
+          CHECK(std::abs(std::ldexp(lambda(i), -exponent) / expected(i) - 1) <= 16 * n * eps * 21);
         // √(2ᵏ·X) = 2^(k/2)·√X, k even; the bound of the forward test, with the float ε.
         const Matrix<double> value = unpack(result.value, b).template cast<double>() * std::ldexp(1.0, -exponent / 2);
         CHECK(gap(value, reference_value(items[b], Sqrt{})) <= 16 * n * eps * (1 + value_condition(items[b], Sqrt{})));

@@ -8,9 +8,9 @@
 #include <limits>
 #include <vector>
 
-#include <doctest/doctest.h>
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <doctest/doctest.h>
 
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
@@ -70,11 +70,14 @@ Result measure(int n, int count, const std::vector<T>& batch, const std::vector<
     const Eigen::Map<const gyre::Vector<T>> w(values.data() + b * n, n);
     const Eigen::SelfAdjointEigenSolver<gyre::Matrix<double>> reference(a.template cast<double>());
     const double scale = reference.eigenvalues().cwiseAbs().maxCoeff();
-    r.value_error = std::max(r.value_error, (w.template cast<double>() - reference.eigenvalues()).cwiseAbs().maxCoeff() / scale);
+    r.value_error =
+        std::max(r.value_error, (w.template cast<double>() - reference.eigenvalues()).cwiseAbs().maxCoeff() / scale);
     const RowMajor<double> vd = v.template cast<double>();
     const RowMajor<double> rebuilt = vd * w.template cast<double>().asDiagonal() * vd.transpose();
-    r.reconstruction_error = std::max(r.reconstruction_error, (rebuilt - a.template cast<double>()).norm() / a.template cast<double>().norm());
-    r.orthogonality_error = std::max(r.orthogonality_error, (vd.transpose() * vd - RowMajor<double>::Identity(n, n)).norm());
+    r.reconstruction_error = std::max(r.reconstruction_error,
+                                      (rebuilt - a.template cast<double>()).norm() / a.template cast<double>().norm());
+    r.orthogonality_error =
+        std::max(r.orthogonality_error, (vd.transpose() * vd - RowMajor<double>::Identity(n, n)).norm());
     for (int i = 1; i < n; ++i) r.ascending = r.ascending && w(i - 1) <= w(i);
   }
   return r;
@@ -133,7 +136,8 @@ TEST_CASE_TEMPLATE("batched_symmetric_eigen: a warm start gives the same decompo
     CHECK(from_random.orthogonality_error <= 8.0 * n * eps);
     // Started from its own eigenvectors, a matrix is already diagonal.
     std::vector<T> again(values.size()), vectors_again(vectors.size());
-    gyre::linalg::batched_symmetric_eigen<T>(n, count, batch.data(), again.data(), vectors_again.data(), vectors.data());
+    gyre::linalg::batched_symmetric_eigen<T>(n, count, batch.data(), again.data(), vectors_again.data(),
+                                             vectors.data());
     const Result from_own = measure<T>(n, count, batch, again, vectors_again);
     CHECK(from_own.reconstruction_error <= 4.0 * n * eps);
     CHECK(from_own.orthogonality_error <= 8.0 * n * eps);
@@ -171,7 +175,8 @@ TEST_CASE("batched_symmetric_eigen: exact cases and non-finite input") {
     mixed[static_cast<std::size_t>(n * n + i * n + i)] = i + 1;
     mixed[static_cast<std::size_t>(2 * n * n + i * n + i)] = i + 1;
   }
-  mixed[static_cast<std::size_t>(n * n + n)] = std::numeric_limits<double>::quiet_NaN();  // (1, 0): the lower triangle is what is read
+  mixed[static_cast<std::size_t>(n * n + n)] =
+      std::numeric_limits<double>::quiet_NaN();  // (1, 0): the lower triangle is what is read
   std::vector<double> mixed_values(3 * n), mixed_vectors(mixed.size());
   gyre::linalg::batched_symmetric_eigen<double>(n, 3, mixed.data(), mixed_values.data(), mixed_vectors.data());
   for (int i = 0; i < n; ++i) {

@@ -13,8 +13,8 @@
 
 using gyre::Matrix;
 
-TEST_CASE_TEMPLATE("haar: positive_q_factor is the unique QR with diag(R) > 0, for huge and tiny matrices too", T, float,
-                   double) {
+TEST_CASE_TEMPLATE("haar: positive_q_factor is the unique QR with diag(R) > 0, for huge and tiny matrices too", T,
+                   float, double) {
   const double tolerance = std::is_same_v<T, float> ? 2e-5 : 1e-13;  // orthonormality, relative reconstruction
   gyre::Rng rng(11);
   for (const double scale : {1.0, 1e30, 1e-30}) {
@@ -52,10 +52,10 @@ TEST_CASE("haar: haar_orthogonal has the Haar moments of tr Q, det Q and Q₁₁
     det += q.determinant();
     q11 += q(0, 0) * std::sqrt(double(n));
   }
-  CHECK(std::abs(trace / kDraws) < 0.035);          // E tr Q = 0
+  CHECK(std::abs(trace / kDraws) < 0.035);             // E tr Q = 0
   CHECK(std::abs(trace_squared / kDraws - 1) < 0.05);  // E (tr Q)² = 1
-  CHECK(std::abs(det / kDraws) < 0.035);            // both components, each with probability ½
-  CHECK(std::abs(q11 / kDraws) < 0.035);            // E Q₁₁ = 0 (Householder's raw Q has Q₁₁ < 0)
+  CHECK(std::abs(det / kDraws) < 0.035);               // both components, each with probability ½
+  CHECK(std::abs(q11 / kDraws) < 0.035);               // E Q₁₁ = 0 (Householder's raw Q has Q₁₁ < 0)
 }
 
 TEST_CASE("haar: haar_frame is a uniformly oriented orthonormal frame") {

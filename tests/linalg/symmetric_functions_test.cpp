@@ -122,9 +122,10 @@ TEST_CASE("symmetric functions: derivatives equal central differences on 100 see
     // still rejects any wrong divided difference (which is off by O(1)).
     CHECK(gap(gyre::linalg::frechet_derivative(e, gyre::linalg::Log{}, h), central(gyre::linalg::Log{})) <= 1e-8);
     CHECK(gap(gyre::linalg::frechet_derivative(e, gyre::linalg::Exp{}, h), central(gyre::linalg::Exp{})) <= 1e-8);
-    CHECK(gap(gyre::linalg::frechet_derivative(e, gyre::linalg::Power{1.7}, h), central(gyre::linalg::Power{1.7})) <= 1e-8);
-    CHECK(gap(gyre::linalg::frechet_derivative(e, gyre::linalg::InverseSqrt{}, h), central(gyre::linalg::InverseSqrt{})) <=
+    CHECK(gap(gyre::linalg::frechet_derivative(e, gyre::linalg::Power{1.7}, h), central(gyre::linalg::Power{1.7})) <=
           1e-8);
+    CHECK(gap(gyre::linalg::frechet_derivative(e, gyre::linalg::InverseSqrt{}, h),
+              central(gyre::linalg::InverseSqrt{})) <= 1e-8);
     // The inverse derivative undoes the derivative to rounding.
     const Matrix<double> d = gyre::linalg::frechet_derivative(e, gyre::linalg::Log{}, h);
     CHECK(gap(gyre::linalg::inverse_frechet_derivative(e, gyre::linalg::Log{}, d), h) <= 1e-13);
@@ -145,7 +146,8 @@ TEST_CASE("symmetric functions: divided differences keep full accuracy for close
     const long double al = a;
     const long double bl = b;
     const auto check = [&](double got, long double exact) {
-      CHECK(std::abs(got - static_cast<double>(exact)) <= 4 * std::numeric_limits<double>::epsilon() * std::abs(static_cast<double>(exact)));
+      CHECK(std::abs(got - static_cast<double>(exact)) <=
+            4 * std::numeric_limits<double>::epsilon() * std::abs(static_cast<double>(exact)));
     };
     // log1pl/expm1l in long double are accurate to ~1e-19: a reference for these quotients.
     check(gyre::linalg::Log{}.divided(b, a), log1pl((bl - al) / al) / (bl - al));
@@ -164,9 +166,11 @@ TEST_CASE("symmetric functions: Exp's divided difference stays finite while e^ma
   const float far = gyre::linalg::Exp{}.divided(50.0f, -50.0f);
   const long double exact = (expl(50.0L) - expl(-50.0L)) / 100.0L;
   // exp and expm1 are each within an ulp or two, and two more roundings: 8 ulps of float.
-  CHECK(std::abs(far - static_cast<float>(exact)) <= 8 * std::numeric_limits<float>::epsilon() * static_cast<float>(exact));
-  CHECK(gyre::linalg::Exp{}.divided(30.0, 0.0) ==
-        doctest::Approx(static_cast<double>(expm1l(30.0L) / 30.0L)).epsilon(4 * std::numeric_limits<double>::epsilon()));
+  CHECK(std::abs(far - static_cast<float>(exact)) <=
+        8 * std::numeric_limits<float>::epsilon() * static_cast<float>(exact));
+  CHECK(
+      gyre::linalg::Exp{}.divided(30.0, 0.0) ==
+      doctest::Approx(static_cast<double>(expm1l(30.0L) / 30.0L)).epsilon(4 * std::numeric_limits<double>::epsilon()));
 }
 
 TEST_CASE("symmetric functions: Rectify's divided differences and its convention at the kink") {
@@ -175,8 +179,8 @@ TEST_CASE("symmetric functions: Rectify's divided differences and its convention
   CHECK(rectify.value(2.0) == 2.0);
   CHECK(rectify.divided(0.5, 0.5) == 0.0);  // f′(ε) := 0, the subgradient SPDNet's code takes
   CHECK(rectify.divided(std::nextafter(0.5, 1.0), std::nextafter(0.5, 1.0)) == 1.0);
-  CHECK(rectify.divided(0.1, 0.3) == 0.0);  // both clamped
-  CHECK(rectify.divided(1.0, 3.0) == 1.0);  // both kept
+  CHECK(rectify.divided(0.1, 0.3) == 0.0);          // both clamped
+  CHECK(rectify.divided(1.0, 3.0) == 1.0);          // both kept
   CHECK(rectify.divided(0.25, 1.5) == 1.0 / 1.25);  // (1.5 − 0.5)/(1.5 − 0.25), exact in binary
   // Straddling pairs closer than any finite difference: still the exact quotient, in [0, 1].
   const double below = std::nextafter(0.5, 0.0);
@@ -189,7 +193,8 @@ TEST_CASE("symmetric functions: non-positive-definite input is named") {
   Matrix<double> p = Matrix<double>::Identity(3, 3);
   p(2, 2) = -0.25;
   CHECK_THROWS_WITH_AS((void)gyre::linalg::spd_log<double>(p),
-                       "gyre::spd_log: matrix is not positive definite (smallest eigenvalue) (-0.25)", gyre::DomainError);
+                       "gyre::spd_log: matrix is not positive definite (smallest eigenvalue) (-0.25)",
+                       gyre::DomainError);
   CHECK_THROWS_WITH_AS((void)gyre::linalg::spd_power<double>(p, 0.5),
                        doctest::Contains("spd_power: matrix is not positive definite"), gyre::DomainError);
 }

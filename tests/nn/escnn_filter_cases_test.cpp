@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include <boost/math/constants/constants.hpp>
 #include <Eigen/QR>
 #include <Eigen/SVD>
+#include <boost/math/constants/constants.hpp>
 #include <doctest/doctest.h>
 
 #include "gyre/nn/conv2d.hpp"
@@ -60,8 +60,8 @@ Matrix<double> row_space(const Matrix<double>& b) {
 }
 
 xt::xtensor<double, 4> as_filter(const Vector<double>& flat, const FilterCase& f) {
-  xt::xtensor<double, 4> a = xt::zeros<double>({std::size_t(f.out.size()), std::size_t(f.in.size()), std::size_t(f.k),
-                                                 std::size_t(f.k)});
+  xt::xtensor<double, 4> a =
+      xt::zeros<double>({std::size_t(f.out.size()), std::size_t(f.in.size()), std::size_t(f.k), std::size_t(f.k)});
   std::copy(flat.data(), flat.data() + flat.size(), a.data());
   return a;
 }
@@ -70,7 +70,8 @@ xt::xtensor<double, 4> as_filter(const Vector<double>& flat, const FilterCase& f
 // k//2, rel_err = max|conv(g·x) − g·conv(x)| / max|conv(x)|, one number per element of the file.
 std::vector<double> equivariance_errors(const xt::xtensor<double, 4>& filter, const FilterCase& f,
                                         const nlohmann::json& elements) {
-  xt::xtensor<double, 4> x = xt::zeros<double>({std::size_t(1), std::size_t(f.in.size()), std::size_t(33), std::size_t(33)});
+  xt::xtensor<double, 4> x =
+      xt::zeros<double>({std::size_t(1), std::size_t(f.in.size()), std::size_t(33), std::size_t(33)});
   for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = std::sin(1.0 + 0.731 * static_cast<double>(i));
   const gyre::nn::Conv2dGeometry geometry{1, f.k / 2, 1};
   const auto conv = [&](const xt::xtensor<double, 4>& z) { return gyre::nn::conv2d(z, filter, {}, geometry); };
@@ -157,8 +158,10 @@ TEST_CASE("escnn filter cases: Gyre's sampled basis spans escnn's, principal ang
     const Matrix<double> q_theirs = row_space(theirs);
     REQUIRE(q_ours.cols() == q_theirs.cols());
     // sin of the largest principal angle, both ways: ‖(I − P_ours)Q_theirs‖₂ and the converse.
-    const double sin_a = Eigen::JacobiSVD<Matrix<double>>(q_theirs - q_ours * (q_ours.transpose() * q_theirs)).singularValues()(0);
-    const double sin_b = Eigen::JacobiSVD<Matrix<double>>(q_ours - q_theirs * (q_theirs.transpose() * q_ours)).singularValues()(0);
+    const double sin_a =
+        Eigen::JacobiSVD<Matrix<double>>(q_theirs - q_ours * (q_ours.transpose() * q_theirs)).singularValues()(0);
+    const double sin_b =
+        Eigen::JacobiSVD<Matrix<double>>(q_ours - q_theirs * (q_theirs.transpose() * q_ours)).singularValues()(0);
     // escnn's values are float32 (6e-8 relative) rounded to 8 decimals; divided by its smallest
     // relative singular value (≥ 0.58 here): ≤ 2e-7, so 1e-6 passes and a different span fails.
     CHECK(sin_a <= 1e-6);
@@ -213,7 +216,8 @@ TEST_CASE("escnn filter cases: per-element equivariance errors, recomputed on es
     // ‖conv(x, PT)‖: PT agrees with escnn's to its float32 precision (see the projection test).
     const auto y = gyre::nn::conv2d(
         [&] {
-          xt::xtensor<double, 4> x = xt::zeros<double>({std::size_t(1), std::size_t(f.in.size()), std::size_t(33), std::size_t(33)});
+          xt::xtensor<double, 4> x =
+              xt::zeros<double>({std::size_t(1), std::size_t(f.in.size()), std::size_t(33), std::size_t(33)});
           for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = std::sin(1.0 + 0.731 * static_cast<double>(i));
           return x;
         }(),

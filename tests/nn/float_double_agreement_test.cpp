@@ -9,19 +9,19 @@
 // where m counts every float rounding on the way (the products summed, plus the expansion of the
 // steerable filter from rounded float basis samples). Double's own error is 2⁻²⁹ times smaller.
 
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
 #include "gyre/nn/conv2d.hpp"
 #include "gyre/nn/plain_conv2d.hpp"
 #include "gyre/nn/r2conv.hpp"
 #include "gyre/nn/sequential.hpp"
 #include "layer_zoo.hpp"
 #include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-
-#include <cmath>
-#include <memory>
-#include <string>
-#include <vector>
 
 namespace {
 

@@ -10,7 +10,8 @@
 
 namespace gyre::test {
 
-inline void check_report(const check::GradientReport& report, const std::vector<std::string>& quantities, double tolerance) {
+inline void check_report(const check::GradientReport& report, const std::vector<std::string>& quantities,
+                         double tolerance) {
   std::vector<std::string> compared;
   for (const auto& e : report.errors) {
     compared.push_back(e.quantity);

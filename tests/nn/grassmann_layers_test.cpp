@@ -6,21 +6,21 @@
 // matrix); gradients with h = 1e-6: truncation h²·|L'''| ≈ 1e-12, rounding ε·|L|/h ≈ 1e-10, pass line
 // 1e-7, while a wrong term shows at O(1e-1).
 
-#include "gyre/check/gradient_check.hpp"
 #include "gyre/nn/grassmann_layers.hpp"
-#include "gyre/nn/linear.hpp"
-#include "gyre/nn/manifold_fibers.hpp"
-#include "gyre/nn/sequential.hpp"
-#include "gradient_report_check.hpp"
-#include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-
-#include <Eigen/QR>
 
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <Eigen/QR>
+#include <doctest/doctest.h>
+
+#include "gradient_report_check.hpp"
+#include "gyre/check/gradient_check.hpp"
+#include "gyre/nn/linear.hpp"
+#include "gyre/nn/manifold_fibers.hpp"
+#include "gyre/nn/sequential.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
@@ -47,8 +47,10 @@ Matrix orthonormal_basis(int n, int p, gyre::Rng& rng) {
 GeometricTensor<double> batch_of(const gyre::nn::TensorType& type, const std::vector<Matrix>& items, int batch) {
   const auto r = static_cast<std::size_t>(items.front().rows());
   const auto c = static_cast<std::size_t>(items.front().cols());
-  xt::xarray<double> data = xt::zeros<double>({static_cast<std::size_t>(batch), static_cast<std::size_t>(type.channels()), r, c});
-  for (std::size_t k = 0; k < items.size(); ++k) std::copy(items[k].data(), items[k].data() + r * c, data.data() + k * r * c);
+  xt::xarray<double> data =
+      xt::zeros<double>({static_cast<std::size_t>(batch), static_cast<std::size_t>(type.channels()), r, c});
+  for (std::size_t k = 0; k < items.size(); ++k)
+    std::copy(items[k].data(), items[k].data() + r * c, data.data() + k * r * c);
   return GeometricTensor<double>(type, std::move(data));
 }
 
@@ -74,7 +76,8 @@ TEST_CASE("FRMap: Y[c·K + k] = W[c, k]·X[c] with orthonormal-row weights — b
     gyre::nn::FRMap<double> frmap(7, 5, 2, 2, 3, seed);
     const xt::xarray<double>& w = frmap.weight().value;
     REQUIRE(w.shape() == std::vector<std::size_t>{2, 3, 5, 7});
-    for (std::size_t k = 0; k < 6; ++k) CHECK((item(w, k) * item(w, k).transpose() - Matrix::Identity(5, 5)).norm() <= 1e-14);
+    for (std::size_t k = 0; k < 6; ++k)
+      CHECK((item(w, k) * item(w, k).transpose() - Matrix::Identity(5, 5)).norm() <= 1e-14);
     std::vector<Matrix> bases;
     for (int k = 0; k < 4; ++k) bases.push_back(orthonormal_basis(7, 2, rng));
     const GeometricTensor<double> x = batch_of(gyre::nn::grassmann_features(7, 2, 2), bases, 2);
@@ -84,7 +87,8 @@ TEST_CASE("FRMap: Y[c·K + k] = W[c, k]·X[c] with orthonormal-row weights — b
     for (std::size_t s = 0; s < 2; ++s) {
       for (std::size_t c = 0; c < 2; ++c) {
         for (std::size_t k = 0; k < 3; ++k) {
-          CHECK(relative_gap(item(y.data, s * 6 + c * 3 + k), item(w, c * 3 + k) * bases[s * 2 + c]) <= kValueTolerance);
+          CHECK(relative_gap(item(y.data, s * 6 + c * 3 + k), item(w, c * 3 + k) * bases[s * 2 + c]) <=
+                kValueTolerance);
         }
       }
     }
@@ -131,7 +135,8 @@ TEST_CASE("ProjMap and ProjPooling: X·Xᵀ and channel means — backward along
     projmap.discard_saved();
     pooling.discard_saved();
     CHECK(pooled.type == gyre::nn::matrix_features(5, 5, 2));
-    for (std::size_t k = 0; k < 8; ++k) CHECK(relative_gap(item(p.data, k), bases[k] * bases[k].transpose()) <= kValueTolerance);
+    for (std::size_t k = 0; k < 8; ++k)
+      CHECK(relative_gap(item(p.data, k), bases[k] * bases[k].transpose()) <= kValueTolerance);
     for (std::size_t k = 0; k < 4; ++k) {
       const Matrix mean = 0.5 * (item(p.data, 2 * k) + item(p.data, 2 * k + 1));
       CHECK(relative_gap(item(pooled.data, k), mean) <= kValueTolerance);
@@ -179,7 +184,8 @@ TEST_CASE("Grassmann layers: bad sizes and rank-deficient inputs are clear error
                   DomainError);
   Matrix bad = Matrix::Identity(4, 2);
   bad(1, 0) = std::nan("");
-  CHECK_THROWS_AS(static_cast<void>(reorth.forward(batch_of(gyre::nn::matrix_features(4, 2, 1), {bad}, 1))), DomainError);
+  CHECK_THROWS_AS(static_cast<void>(reorth.forward(batch_of(gyre::nn::matrix_features(4, 2, 1), {bad}, 1))),
+                  DomainError);
   CHECK(reorth.pending_calls() == 0);
   gyre::nn::ProjMap<double> projmap(4, 2, 1);
   CHECK_THROWS_WITH_AS(static_cast<void>(projmap.forward(batch_of(gyre::nn::matrix_features(4, 2, 1), {repeated}, 1))),

@@ -132,9 +132,9 @@ TEST_CASE("kernel basis: the sampled basis has escnn's rank on every dimension r
     const PlanarGroup group = group_of_gspace(row["gspace"]);
     const int k = row["kernel_size"];
     // Σ over field pairs of the pair's numerical rank: escnn's per-block rank times the block counts.
-    const auto basis = gyre::nn::cached_field_kernel_basis(field_type(group, row["out_fields"]),
-                                                           field_type(group, row["in_fields"]), k,
-                                                           gyre::nn::default_basis_params(k));
+    const auto basis =
+        gyre::nn::cached_field_kernel_basis(field_type(group, row["out_fields"]), field_type(group, row["in_fields"]),
+                                            k, gyre::nn::default_basis_params(k));
     CHECK(basis->rank() == row["rank"].get<int>());
     ++compared;
   }

@@ -11,16 +11,16 @@
 //  - smooth nonlinear layers: h = 1e-6, truncation h²·|L'''|/6 ≈ 1e-12 and rounding ε·|L|/h ≈ 1e-8,
 //    so 1e-7 is the pass line (as in the other layer suites); a wrong term shows at O(1e-1).
 
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
 #include "gyre/check/gradient_check.hpp"
 #include "gyre/nn/r2conv.hpp"
 #include "layer_zoo.hpp"
 #include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-
-#include <cmath>
-#include <string>
-#include <vector>
 
 namespace {
 

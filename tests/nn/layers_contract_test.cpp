@@ -39,7 +39,8 @@ TEST_CASE("layers: every layer commutes with C4 and D4 acting on channels, f(ρ(
         for (const gyre::repr::PlanarElement& g : group.elements()) {
           CAPTURE(g.flip);
           CAPTURE(g.angle);
-          const gyre::nn::GeometricTensor<double> gx(x.type, gyre::test::act_on_channels(x.type.fields().representation_matrix(g), x.data));
+          const gyre::nn::GeometricTensor<double> gx(
+              x.type, gyre::test::act_on_channels(x.type.fields().representation_matrix(g), x.data));
           const auto lhs = layer->forward(gx).data;
           const auto rhs = gyre::test::act_on_channels(layer->out_type().fields().representation_matrix(g), fx.data);
           // Permutations are exact; orthogonal irreps and reordered sums cost a few ulps.
@@ -90,7 +91,8 @@ TEST_CASE("layers: float instantiations agree with double") {
     const auto yf = zoo_f[i]->forward(gyre::nn::GeometricTensor<float>(xd.type, xf));
     // Float rounding (6e-8) times the layers' modest condition numbers (batch norm's 1/σ ≈ 1).
     CHECK(gyre::test::relative_difference(xt::xtensor<double, 4>(xt::cast<double>(yf.data)), yd.data) <= 1e-5);
-    const auto gd = gyre::test::random_feature_map<double>(zoo_d[i]->out_type(), 2, yd.data.shape(2), yd.data.shape(3), 10);
+    const auto gd =
+        gyre::test::random_feature_map<double>(zoo_d[i]->out_type(), 2, yd.data.shape(2), yd.data.shape(3), 10);
     xt::xtensor<float, 4> gf = xt::cast<float>(gd.data);
     const auto bd = zoo_d[i]->backward(gyre::nn::GeometricTensor<double>(gd.type, xt::cast<double>(gf)));
     const auto bf = zoo_f[i]->backward(gyre::nn::GeometricTensor<float>(gd.type, gf));
@@ -106,36 +108,40 @@ TEST_CASE("layers: a tensor of another field type is a ShapeError naming both ty
     const std::string name = layer->describe().substr(0, layer->describe().find('('));
     const std::string expected_forward = "gyre::" + name + "::forward: tensor types differ (expected " +
                                          layer->in_type().describe() + ") (got " + wrong_in.describe() + ")";
-    CHECK_THROWS_WITH_AS(static_cast<void>(layer->forward(gyre::test::random_feature_map<double>(wrong_in, 1, 4, 4, 1))),
-                         expected_forward.c_str(), gyre::ShapeError);
+    CHECK_THROWS_WITH_AS(
+        static_cast<void>(layer->forward(gyre::test::random_feature_map<double>(wrong_in, 1, 4, 4, 1))),
+        expected_forward.c_str(), gyre::ShapeError);
     const auto y = layer->forward(gyre::test::random_feature_map<double>(layer->in_type(), 1, 4, 4, 1));
     const gyre::nn::TensorType wrong_out = with_extra_field(layer->out_type().fields());
     const std::string expected_backward = "gyre::" + name + "::backward: tensor types differ (expected " +
                                           layer->out_type().describe() + ") (got " + wrong_out.describe() + ")";
-    CHECK_THROWS_WITH_AS(
-        static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(wrong_out, 1, y.data.shape(2), y.data.shape(3), 2))),
-        expected_backward.c_str(), gyre::ShapeError);
+    CHECK_THROWS_WITH_AS(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(
+                             wrong_out, 1, y.data.shape(2), y.data.shape(3), 2))),
+                         expected_backward.c_str(), gyre::ShapeError);
   }
 }
 
-TEST_CASE("layers: backward before any forward is an UnmatchedBackwardError, and a grad of the wrong shape is a ShapeError") {
+TEST_CASE(
+    "layers: backward before any forward is an UnmatchedBackwardError, and a grad of the wrong shape is a ShapeError") {
   auto fresh = gyre::test::layer_zoo<double>(kD4);
   for (auto& layer : fresh) {
     CAPTURE(layer->describe());
-    CHECK_THROWS_AS(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(layer->out_type(), 1, 3, 3, 1))),
-                    gyre::nn::UnmatchedBackwardError);
+    CHECK_THROWS_AS(
+        static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(layer->out_type(), 1, 3, 3, 1))),
+        gyre::nn::UnmatchedBackwardError);
     const auto y = layer->forward(gyre::test::random_feature_map<double>(layer->in_type(), 2, 6, 6, 1));
     // One row or one image more than the last output: reading it would run past the cached arrays.
     for (const std::size_t extra_image : {0, 1}) {
       CAPTURE(extra_image);
-      CHECK_THROWS_WITH_AS(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(
-                               layer->out_type(), 2 + extra_image, y.data.shape(2) + 1 - extra_image, y.data.shape(3), 3))),
-                           doctest::Contains("grad_output must have the last forward output's shape"), gyre::ShapeError);
+      CHECK_THROWS_WITH_AS(
+          static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(
+              layer->out_type(), 2 + extra_image, y.data.shape(2) + 1 - extra_image, y.data.shape(3), 3))),
+          doctest::Contains("grad_output must have the last forward output's shape"), gyre::ShapeError);
     }
     // The failed calls consumed nothing: the corrected grad differentiates the saved call, the last one.
     CHECK(layer->pending_calls() == 1);
-    CHECK_NOTHROW(static_cast<void>(layer->backward(gyre::test::random_feature_map<double>(
-        layer->out_type(), 2, y.data.shape(2), y.data.shape(3), 3))));
+    CHECK_NOTHROW(static_cast<void>(layer->backward(
+        gyre::test::random_feature_map<double>(layer->out_type(), 2, y.data.shape(2), y.data.shape(3), 3))));
     CHECK(layer->pending_calls() == 0);
   }
 }
@@ -199,8 +205,8 @@ TEST_CASE("layers: construction on unsupported fields or with bad settings is a 
                        gyre::DomainError);
   CHECK_THROWS_WITH_AS(gyre::nn::NormMaxPool<double>(vectors, 0), "gyre::NormMaxPool: kernel size must be >= 1 (0)",
                        gyre::DomainError);
-  CHECK_THROWS_WITH_AS(gyre::nn::PointwiseAvgPool<double>(vectors, 3, 0), "gyre::PointwiseAvgPool: stride must be >= 1 (0)",
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(gyre::nn::PointwiseAvgPool<double>(vectors, 3, 0),
+                       "gyre::PointwiseAvgPool: stride must be >= 1 (0)", gyre::DomainError);
   CHECK_THROWS_WITH_AS(gyre::nn::PointwiseMaxPool<double>(regular, 3, 2, 2),
                        "gyre::PointwiseMaxPool: padding must be in [0, kernel/2] (2)", gyre::DomainError);
   CHECK_THROWS_WITH_AS(gyre::nn::InnerBatchNorm<double>(regular, 0.0), "gyre::InnerBatchNorm: eps must be > 0 (0)",

@@ -73,7 +73,8 @@ TEST_CASE("layers: backward passes match central finite differences") {
   modules.push_back(std::make_unique<gyre::nn::GroupPooling<double>>(regular_fields(kC8, 3)));
   modules.push_back(std::make_unique<gyre::nn::GlobalAveragePool<double>>(mixed_d4()));
   modules.push_back(std::make_unique<gyre::nn::InnerBatchNorm<double>>(regular_fields(kD4, 3)));
-  modules.push_back(std::make_unique<gyre::nn::PlainConv2d<double>>(3, 4, 3, gyre::nn::Conv2dGeometry{2, 1, 1}, true, 7));
+  modules.push_back(
+      std::make_unique<gyre::nn::PlainConv2d<double>>(3, 4, 3, gyre::nn::Conv2dGeometry{2, 1, 1}, true, 7));
   for (auto& module : modules) {
     CAPTURE(module->describe());
     // Non-zero biases and weights so that every path of the layer is exercised.
@@ -136,9 +137,10 @@ TEST_CASE("layers: each layer commutes with the grid symmetries to 1e-12") {
 
 TEST_CASE("layers: pointwise layers reject fields that are not permutation representations") {
   const FieldType vectors(kD4, gyre::repr::irrep_representation(kD4, {1, 1}), 2);
-  CHECK_THROWS_WITH_AS(gyre::nn::PointwiseReLU<double>{vectors},
-                       "gyre::PointwiseReLU: pointwise nonlinearities need permutation fields (regular, quotient, trivial) (irrep_1,1)",
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      gyre::nn::PointwiseReLU<double>{vectors},
+      "gyre::PointwiseReLU: pointwise nonlinearities need permutation fields (regular, quotient, trivial) (irrep_1,1)",
+      gyre::DomainError);
   CHECK_THROWS_AS(gyre::nn::PointwiseMaxPool<double>(vectors, 2), gyre::DomainError);
   CHECK_THROWS_AS(gyre::nn::GroupPooling<double>{vectors}, gyre::DomainError);
   CHECK_THROWS_AS(gyre::nn::InnerBatchNorm<double>{vectors}, gyre::DomainError);
@@ -147,14 +149,16 @@ TEST_CASE("layers: pointwise layers reject fields that are not permutation repre
 TEST_CASE("layers: a tensor of another type is a ShapeError naming both types") {
   gyre::nn::PointwiseReLU<double> relu(regular_fields(kD4, 2));
   const auto x = random_tensor(regular_fields(kD4, 1), 1, 3, 3, 1);
-  CHECK_THROWS_WITH_AS(static_cast<void>(relu.forward(x)),
-                       "gyre::PointwiseReLU::forward: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[regular])",
-                       gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      static_cast<void>(relu.forward(x)),
+      "gyre::PointwiseReLU::forward: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[regular])",
+      gyre::ShapeError);
   gyre::nn::Sequential<double> net;
   net.emplace<gyre::nn::PointwiseReLU<double>>(regular_fields(kD4, 2));
-  CHECK_THROWS_WITH_AS(net.emplace<gyre::nn::PointwiseReLU<double>>(regular_fields(kD4, 3)),
-                       "gyre::Sequential::add: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[3×regular])",
-                       gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      net.emplace<gyre::nn::PointwiseReLU<double>>(regular_fields(kD4, 3)),
+      "gyre::Sequential::add: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[3×regular])",
+      gyre::ShapeError);
 }
 
 TEST_CASE("InnerBatchNorm: training normalises each field, evaluation uses running statistics") {
@@ -200,7 +204,8 @@ TEST_CASE("cross_entropy: value and gradient against the definition") {
       auto down = logits;
       up(i, j) += step;
       down(i, j) -= step;
-      const double numeric = (gyre::nn::cross_entropy(up, labels).loss - gyre::nn::cross_entropy(down, labels).loss) / (2 * step);
+      const double numeric =
+          (gyre::nn::cross_entropy(up, labels).loss - gyre::nn::cross_entropy(down, labels).loss) / (2 * step);
       // h = 1e-6 on the smooth mean loss: truncation h²·|f'''| ≈ 1e-13, rounding ε·|loss|/h ≈ 1e-10.
       CHECK(ce.grad(i, j) == doctest::Approx(numeric).epsilon(1e-8));
     }

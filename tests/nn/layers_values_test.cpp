@@ -106,7 +106,8 @@ TEST_CASE("GatedNonlinearity: gates first in the input type, y = sigmoid(gate)·
     for (std::size_t c = 0; c < 10; ++c) {
       const std::size_t field = c < 2 ? 0 : 1;
       // The same exp, one division and one product in either branch of sigmoid: a few ulps.
-      CHECK(y.data(n, c, 1, 2) == doctest::Approx(sigmoid(x.data(n, field, 1, 2)) * x.data(n, c + 2, 1, 2)).epsilon(1e-14));
+      CHECK(y.data(n, c, 1, 2) ==
+            doctest::Approx(sigmoid(x.data(n, field, 1, 2)) * x.data(n, c + 2, 1, 2)).epsilon(1e-14));
     }
 }
 
@@ -117,23 +118,26 @@ TEST_CASE("pooling: values against the definitions") {
   gyre::nn::GroupPooling<double> group_pool(regular);
   CHECK(group_pool.out_type() == FieldType(kC4, gyre::repr::trivial_representation(kC4), 1));
   const auto gp = group_pool.forward(x);
-  CHECK(gp.data(0, 0, 2, 1) == std::max({x.data(0, 0, 2, 1), x.data(0, 1, 2, 1), x.data(0, 2, 2, 1), x.data(0, 3, 2, 1)}));
+  CHECK(gp.data(0, 0, 2, 1) ==
+        std::max({x.data(0, 0, 2, 1), x.data(0, 1, 2, 1), x.data(0, 2, 2, 1), x.data(0, 3, 2, 1)}));
   // PointwiseAvgPool k = 3, stride 2, padding 1: the corner window holds 4 pixels, divided by 9.
   gyre::nn::PointwiseAvgPool<double> avg(regular, 3, 2, 1);
   const auto a = avg.forward(x);
   CHECK(a.data.shape(2) == 2);
   // A sum of 4 terms and a division, perhaps in another order: a few ulps of values of size ≈ 1.
   CHECK(a.data(0, 1, 0, 0) ==
-        doctest::Approx((x.data(0, 1, 0, 0) + x.data(0, 1, 0, 1) + x.data(0, 1, 1, 0) + x.data(0, 1, 1, 1)) / 9).epsilon(1e-14));
+        doctest::Approx((x.data(0, 1, 0, 0) + x.data(0, 1, 0, 1) + x.data(0, 1, 1, 0) + x.data(0, 1, 1, 1)) / 9)
+            .epsilon(1e-14));
   // PointwiseMaxPool: padding never wins, even when every real value is negative.
   x.data = -xt::abs(x.data);
   gyre::nn::PointwiseMaxPool<double> max_pool(regular, 3, 2, 1);
   const auto m = max_pool.forward(x);
-  CHECK(m.data(0, 2, 0, 0) == std::max({x.data(0, 2, 0, 0), x.data(0, 2, 0, 1), x.data(0, 2, 1, 0), x.data(0, 2, 1, 1)}));
+  CHECK(m.data(0, 2, 0, 0) ==
+        std::max({x.data(0, 2, 0, 0), x.data(0, 2, 0, 1), x.data(0, 2, 1, 0), x.data(0, 2, 1, 1)}));
   // NormMaxPool k = 2: the whole field at the position of largest norm.
   const FieldType vectors(kC4, gyre::repr::irrep_representation(kC4, {0, 1}), 1);
   xt::xtensor<double, 4> v = xt::zeros<double>({std::size_t(1), std::size_t(2), std::size_t(2), std::size_t(2)});
-  v(0, 0, 0, 0) = 1.0;  // norm 1
+  v(0, 0, 0, 0) = 1.0;   // norm 1
   v(0, 1, 1, 0) = -2.0;  // norm 2: the winner
   v(0, 0, 1, 1) = 1.5;
   gyre::nn::NormMaxPool<double> norm_pool(vectors, 2);
@@ -221,9 +225,10 @@ TEST_CASE("Sequential: types must connect, parameters are named by index, modes 
   std::vector<std::string> names;
   for (auto* p : net.parameters()) names.push_back(p->name);
   CHECK(names == std::vector<std::string>{"0.weight", "0.bias", "2.0.bias"});
-  CHECK_THROWS_WITH_AS(net.emplace<gyre::nn::GroupPooling<double>>(FieldType(kD4, gyre::repr::regular_representation(kD4), 3)),
-                       "gyre::Sequential::add: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[3×regular])",
-                       gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      net.emplace<gyre::nn::GroupPooling<double>>(FieldType(kD4, gyre::repr::regular_representation(kD4), 3)),
+      "gyre::Sequential::add: tensor types differ (expected grid × D4[2×regular]) (got grid × D4[3×regular])",
+      gyre::ShapeError);
   CHECK_THROWS_AS(net.add(nullptr), gyre::DomainError);
   net.eval();
   CHECK(!net[0].training());

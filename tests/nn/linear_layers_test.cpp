@@ -3,17 +3,16 @@
 // differences could not even evaluate (an SPD layer rejects the non-symmetric matrices that
 // single-entry perturbations produce).
 
+#include <cmath>
+#include <string>
+
+#include <Eigen/Core>
+#include <doctest/doctest.h>
+
 #include "gyre/check/gradient_check.hpp"
 #include "gyre/nn/linear.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
 #include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-
-#include <Eigen/Core>
-
-#include <cmath>
-#include <string>
 
 namespace {
 
@@ -67,8 +66,8 @@ class Square : public gyre::nn::Module<double> {
 };
 
 GeometricTensor<double> spd_input(int n, int batch, gyre::Rng& rng) {
-  xt::xarray<double> data = xt::zeros<double>({static_cast<std::size_t>(batch), std::size_t{1}, static_cast<std::size_t>(n),
-                                               static_cast<std::size_t>(n)});
+  xt::xarray<double> data = xt::zeros<double>(
+      {static_cast<std::size_t>(batch), std::size_t{1}, static_cast<std::size_t>(n), static_cast<std::size_t>(n)});
   for (int b = 0; b < batch; ++b) {
     Matrix a(n, n);
     for (int i = 0; i < n; ++i) {
@@ -111,7 +110,8 @@ TEST_CASE("Linear: y = WÂ·x + b, torch's initialisation bounds, backward exact â
     gyre::nn::Flatten<double> flatten(gyre::nn::matrix_features(2, 3, 2));
     xt::xarray<double> m = xt::zeros<double>({2, 2, 2, 3});
     for (double& v : m) v = rng.normal<double>();
-    const GeometricTensor<double> flat = flatten.forward(GeometricTensor<double>(gyre::nn::matrix_features(2, 3, 2), m));
+    const GeometricTensor<double> flat =
+        flatten.forward(GeometricTensor<double>(gyre::nn::matrix_features(2, 3, 2), m));
     CHECK(flat.data.shape() == std::vector<std::size_t>{2, 12});
     CHECK(flat.data(1, 7) == m(1, 1, 0, 1));
     const GeometricTensor<double> back = flatten.backward(flat);
@@ -126,8 +126,10 @@ TEST_CASE("Linear and Flatten: wrong types and sizes are clear errors") {
   gyre::nn::Linear<double> linear(3, 2);
   const GeometricTensor<double> wrong(gyre::nn::TensorType(gyre::nn::Base::kNone, gyre::nn::EuclideanFiber{4}),
                                       xt::xarray<double>(xt::zeros<double>({1, 4})));
-  CHECK_THROWS_WITH_AS(static_cast<void>(linear.forward(wrong)), doctest::Contains("Linear::forward"), gyre::ShapeError);
-  CHECK_THROWS_AS(static_cast<void>(linear.backward(GeometricTensor<double>(linear.out_type(), xt::xarray<double>(xt::zeros<double>({1, 2}))))),
+  CHECK_THROWS_WITH_AS(static_cast<void>(linear.forward(wrong)), doctest::Contains("Linear::forward"),
+                       gyre::ShapeError);
+  CHECK_THROWS_AS(static_cast<void>(linear.backward(
+                      GeometricTensor<double>(linear.out_type(), xt::xarray<double>(xt::zeros<double>({1, 2}))))),
                   gyre::nn::UnmatchedBackwardError);
 }
 

@@ -106,7 +106,10 @@ std::vector<PlanarElement> random_elements(bool flips) {
 TEST_CASE("R2Conv: off-grid rotations of a smooth input stay within the derived sampling bound") {
   const std::vector<Case> cases{
       {PlanarGroup::cyclic(8), {"irrep_0", "regular"}, {"regular"}, {{0, kPi / 4}, {0, 3 * kPi / 4}, {0, 7 * kPi / 4}}},
-      {PlanarGroup::dihedral(8), {"regular"}, {"irrep_1,3", "irrep_0,0"}, {{1, kPi / 4}, {0, 5 * kPi / 4}, {1, 3 * kPi / 4}}},
+      {PlanarGroup::dihedral(8),
+       {"regular"},
+       {"irrep_1,3", "irrep_0,0"},
+       {{1, kPi / 4}, {0, 5 * kPi / 4}, {1, 3 * kPi / 4}}},
       {PlanarGroup::so2(3), {"irrep_1", "irrep_0"}, {"irrep_2", "regular_3"}, random_elements(false)},
       {PlanarGroup::o2(2), {"irrep_1,1"}, {"regular_2", "irrep_1,0"}, random_elements(true)},
   };
@@ -219,8 +222,8 @@ TEST_CASE("R2Conv: off-grid rotations of a smooth input stay within the derived 
           }
         CAPTURE(worst_error / scale);
         CAPTURE(worst_bound / scale);
-        CHECK(pixels == 709);          // the pixel centres in the disc of radius 15
-        CHECK(worst_ratio <= 1.0);     // the derived bound holds on every checked pixel
+        CHECK(pixels == 709);                // the pixel centres in the disc of radius 15
+        CHECK(worst_ratio <= 1.0);           // the derived bound holds on every checked pixel
         CHECK(worst_bound <= 0.05 * scale);  // and says something: a few percent of the output at most
         CHECK(worst_error > 1e-9 * scale);   // resampling is not exact off the grid
       }

@@ -87,9 +87,9 @@ TEST_CASE("conv2d: equals the direct sum for strides, paddings and dilations") {
     REQUIRE(got.shape() == expected.shape());
     // Sums of 36 products of N(0,1) numbers: 1e-13 relative to the largest output is rounding.
     CHECK(max_abs(xt::xtensor<double, 4>(got - expected)) <= 1e-13 * max_abs(expected));
-    const auto got_float = gyre::nn::conv2d(xt::xtensor<float, 4>(xt::cast<float>(in)),
-                                            xt::xtensor<float, 4>(xt::cast<float>(f)),
-                                            std::vector<float>(bias.begin(), bias.end()), g);
+    const auto got_float =
+        gyre::nn::conv2d(xt::xtensor<float, 4>(xt::cast<float>(in)), xt::xtensor<float, 4>(xt::cast<float>(f)),
+                         std::vector<float>(bias.begin(), bias.end()), g);
     // float rounding of the same 36-term sums: ≈ 1e-7 of the largest output, 1e-5 with margin.
     CHECK(max_abs(xt::xtensor<double, 4>(xt::cast<double>(got_float) - expected)) <= 1e-5 * max_abs(expected));
   }
@@ -238,9 +238,11 @@ TEST_CASE("R2Conv: rejects an input of another field type, naming both types") {
   const FieldType trivial(group, gyre::repr::trivial_representation(group), 16);
   gyre::nn::R2Conv<float> conv(regular, regular, 3);
   const GeometricTensor<float> x(trivial, xt::zeros<float>({1, 16, 5, 5}));
-  CHECK_THROWS_WITH_AS(static_cast<void>(conv.forward(x)),
-                       doctest::Contains("gyre::R2Conv::forward: tensor types differ (expected grid × C8[2×regular]) (got grid × C8[16×irrep_0])"),
-                       gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(
+      static_cast<void>(conv.forward(x)),
+      doctest::Contains(
+          "gyre::R2Conv::forward: tensor types differ (expected grid × C8[2×regular]) (got grid × C8[16×irrep_0])"),
+      gyre::ShapeError);
 }
 
 TEST_CASE("R2Conv: evaluation mode expands the filter once, training mode after every change") {
@@ -271,8 +273,10 @@ TEST_CASE("R2Conv: C8 regular to regular has escnn's 88 weights and a bias per f
 
 TEST_CASE("EquivariantLinear: commutes with the group on every pixel") {
   const PlanarGroup group = PlanarGroup::dihedral(6);
-  const FieldType in(group, {gyre::repr::regular_representation(group), gyre::repr::irrep_representation(group, {1, 2})});
-  const FieldType out(group, {gyre::repr::irrep_representation(group, {1, 1}), gyre::repr::trivial_representation(group)});
+  const FieldType in(group,
+                     {gyre::repr::regular_representation(group), gyre::repr::irrep_representation(group, {1, 2})});
+  const FieldType out(group,
+                      {gyre::repr::irrep_representation(group, {1, 1}), gyre::repr::trivial_representation(group)});
   gyre::nn::EquivariantLinear<double> linear(in, out, true, 9);
   gyre::Rng rng(16);
   for (auto* p : linear.parameters()) {

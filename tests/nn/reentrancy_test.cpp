@@ -91,8 +91,8 @@ TEST_CASE("re-entrancy: backward differentiates calls most recent first, each wi
   // call's input; all keep the 4×4 maps, so one upstream shape serves every layer.
   const FieldType type = regular(2);
   std::vector<std::shared_ptr<gyre::nn::Module<double>>> layers{
-      std::make_shared<gyre::nn::InnerBatchNorm<double>>(type), std::make_shared<gyre::nn::PointwiseELU<double>>(type, 0.7),
-      padded_conv(5)};
+      std::make_shared<gyre::nn::InnerBatchNorm<double>>(type),
+      std::make_shared<gyre::nn::PointwiseELU<double>>(type, 0.7), padded_conv(5)};
   for (auto& layer : layers) {
     CAPTURE(layer->describe());
     const auto x1 = gyre::test::random_feature_map<double>(type, 3, 4, 4, 11);
@@ -114,7 +114,8 @@ TEST_CASE("re-entrancy: backward differentiates calls most recent first, each wi
     // The same arithmetic on the same saved state: bit for bit.
     CHECK(xt::all(xt::equal(both1.data, alone1.data)));
     CHECK(xt::all(xt::equal(both2.data, alone2.data)));
-    CHECK_THROWS_WITH_AS(static_cast<void>(layer->backward(g1)), doctest::Contains("backward() without a matching forward()"),
+    CHECK_THROWS_WITH_AS(static_cast<void>(layer->backward(g1)),
+                         doctest::Contains("backward() without a matching forward()"),
                          gyre::nn::UnmatchedBackwardError);
   }
 }

@@ -9,25 +9,24 @@
 // h²·|L'''| ≈ 1e-12 and rounding ε·|L|/h ≈ 1e-10, so 1e-7 is the pass line while a wrong term shows at
 // O(1e-1).
 
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Eigenvalues>
+#include <doctest/doctest.h>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include "gradient_report_check.hpp"
 #include "gyre/check/gradient_check.hpp"
 #include "gyre/nn/bimap.hpp"
 #include "gyre/nn/eigenvalue_maps.hpp"
 #include "gyre/nn/linear.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
 #include "gyre/nn/sequential.hpp"
-#include "gradient_report_check.hpp"
 #include "support/test_support.hpp"
-
-#include <doctest/doctest.h>
-
-#include <Eigen/Eigenvalues>
-#include <unsupported/Eigen/MatrixFunctions>
-
-#include <cmath>
-#include <limits>
-#include <memory>
-#include <string>
-#include <vector>
 
 namespace {
 
@@ -59,7 +58,8 @@ Matrix with_spectrum(const std::vector<double>& lambda, gyre::Rng& rng) {
 // (B, C, n, n) from B·C matrices in order.
 GeometricTensor<double> spd_batch(const std::vector<Matrix>& items, int batch, int channels) {
   const auto n = static_cast<std::size_t>(items.front().rows());
-  xt::xarray<double> data = xt::zeros<double>({static_cast<std::size_t>(batch), static_cast<std::size_t>(channels), n, n});
+  xt::xarray<double> data =
+      xt::zeros<double>({static_cast<std::size_t>(batch), static_cast<std::size_t>(channels), n, n});
   for (std::size_t k = 0; k < items.size(); ++k) {
     std::copy(items[k].data(), items[k].data() + n * n, data.data() + k * n * n);
   }
@@ -82,14 +82,15 @@ double relative_gap(const Matrix& a, const Matrix& b) { return (a - b).norm() / 
 // The spectra every eigenvalue layer is checked on (all positive, for Log and Power).
 const std::vector<std::vector<double>>& spectra() {
   static const std::vector<std::vector<double>> s = {
-      {0.3, 0.9, 1.7, 2.4, 4.0},               // well separated
-      {1.5, 1.5, 1.5, 0.7, 3.0},               // exactly repeated (a triple)
+      {0.3, 0.9, 1.7, 2.4, 4.0},                // well separated
+      {1.5, 1.5, 1.5, 0.7, 3.0},                // exactly repeated (a triple)
       {1.0, 1.0 + 1e-9, 2.0, 2.0 + 1e-9, 0.5},  // nearly repeated pairs
   };
   return s;
 }
 
-GeometricTensor<double> batch_with_spectrum(const std::vector<double>& lambda, int batch, int channels, gyre::Rng& rng) {
+GeometricTensor<double> batch_with_spectrum(const std::vector<double>& lambda, int batch, int channels,
+                                            gyre::Rng& rng) {
   std::vector<Matrix> items;
   for (int k = 0; k < batch * channels; ++k) items.push_back(with_spectrum(lambda, rng));
   return spd_batch(items, batch, channels);
@@ -97,7 +98,9 @@ GeometricTensor<double> batch_with_spectrum(const std::vector<double>& lambda, i
 
 }  // namespace
 
-TEST_CASE("BiMap: forward is Σᵢ W[o,i]ᵀ X[i] W[o,i], SPD, with Stiefel weights — backward matches differences along the manifold") {
+TEST_CASE(
+    "BiMap: forward is Σᵢ W[o,i]ᵀ X[i] W[o,i], SPD, with Stiefel weights — backward matches differences along the "
+    "manifold") {
   for (std::uint64_t seed : gyre::test::seeds(6)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);
@@ -109,7 +112,9 @@ TEST_CASE("BiMap: forward is Σᵢ W[o,i]ᵀ X[i] W[o,i], SPD, with Stiefel weig
       CHECK((wk.transpose() * wk - Matrix::Identity(3, 3)).norm() <= 1e-14);
     }
     std::vector<Matrix> items;
-    for (int k = 0; k < 4; ++k) items.push_back(with_spectrum({0.2 + rng.uniform<double>(0, 1), 1.0, 1.5, 2.0, 3.0 + rng.uniform<double>(0, 1)}, rng));
+    for (int k = 0; k < 4; ++k)
+      items.push_back(
+          with_spectrum({0.2 + rng.uniform<double>(0, 1), 1.0, 1.5, 2.0, 3.0 + rng.uniform<double>(0, 1)}, rng));
     const GeometricTensor<double> x = spd_batch(items, 2, 2);
     const GeometricTensor<double> y = bimap.forward(x);
     bimap.discard_saved();
@@ -117,7 +122,8 @@ TEST_CASE("BiMap: forward is Σᵢ W[o,i]ᵀ X[i] W[o,i], SPD, with Stiefel weig
     for (std::size_t s = 0; s < 2; ++s) {
       for (std::size_t o = 0; o < 3; ++o) {
         Matrix expected = Matrix::Zero(3, 3);
-        for (std::size_t i = 0; i < 2; ++i) expected += item(w, o * 2 + i).transpose() * items[s * 2 + i] * item(w, o * 2 + i);
+        for (std::size_t i = 0; i < 2; ++i)
+          expected += item(w, o * 2 + i).transpose() * items[s * 2 + i] * item(w, o * 2 + i);
         const Matrix got = item(y.data, s * 3 + o);
         CHECK(relative_gap(got, expected) <= kValueTolerance);
         CHECK(got == got.transpose());
@@ -132,7 +138,8 @@ TEST_CASE("ReEig: eigenvalues clamped at ε — backward along the manifold with
   const double epsilon = 0.5;
   // Clamped eigenvalues (0.1, 0.2, 0.2) sit well below ε, free ones well above: the differences
   // never cross the kink, where ReEig has no derivative.
-  const std::vector<std::vector<double>> cases = {{0.1, 0.2, 0.2, 1.0, 3.0}, {0.05, 0.8, 0.8, 0.8, 2.0}, {0.7, 0.9, 1.7, 2.4, 4.0}};
+  const std::vector<std::vector<double>> cases = {
+      {0.1, 0.2, 0.2, 1.0, 3.0}, {0.05, 0.8, 0.8, 0.8, 2.0}, {0.7, 0.9, 1.7, 2.4, 4.0}};
   for (std::uint64_t seed : gyre::test::seeds(3)) {
     for (const auto& lambda : cases) {
       CAPTURE(seed);
@@ -152,7 +159,9 @@ TEST_CASE("ReEig: eigenvalues clamped at ε — backward along the manifold with
   }
 }
 
-TEST_CASE("LogEig and PowEig: forward against Eigen's MatrixFunctions — backward exact at repeated and 1e-9-apart eigenvalues") {
+TEST_CASE(
+    "LogEig and PowEig: forward against Eigen's MatrixFunctions — backward exact at repeated and 1e-9-apart "
+    "eigenvalues") {
   for (std::uint64_t seed : gyre::test::seeds(3)) {
     for (const auto& lambda : spectra()) {
       CAPTURE(seed);
@@ -198,7 +207,9 @@ TEST_CASE("ExpEig inverts LogEig — its backward matches differences along symm
   }
 }
 
-TEST_CASE("An SPDNet (BiMap–ReEig–BiMap–ReEig–LogEig–Flatten–Linear) differentiates end to end, weights on Stiefel included") {
+TEST_CASE(
+    "An SPDNet (BiMap–ReEig–BiMap–ReEig–LogEig–Flatten–Linear) differentiates end to end, weights on Stiefel "
+    "included") {
   for (std::uint64_t seed : gyre::test::seeds(3)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);
@@ -246,8 +257,8 @@ TEST_CASE("SPD layers: bad sizes, settings and inputs are clear errors") {
   CHECK_THROWS_WITH_AS(static_cast<void>(bimap.forward(spd_batch({with_spectrum({1.0, 2.0, 3.0}, rng)}, 1, 1))),
                        doctest::Contains("BiMap::forward"), ShapeError);
   CHECK(logeig.pending_calls() == 0);
-  CHECK_THROWS_AS(static_cast<void>(logeig.backward(GeometricTensor<double>(gyre::nn::matrix_features(3, 3, 1),
-                                                                            xt::xarray<double>(xt::zeros<double>({1, 1, 3, 3}))))),
+  CHECK_THROWS_AS(static_cast<void>(logeig.backward(GeometricTensor<double>(
+                      gyre::nn::matrix_features(3, 3, 1), xt::xarray<double>(xt::zeros<double>({1, 1, 3, 3}))))),
                   gyre::nn::UnmatchedBackwardError);
   // A tiny but SPD input is fine: 1e-300·I has logarithm −690.8·I.
   const GeometricTensor<double> tiny = spd_batch({Matrix(1e-300 * Matrix::Identity(3, 3))}, 1, 1);

@@ -77,7 +77,11 @@ std::vector<ContinuousElement> continuous_basis(const Representation& out, const
             if (j > params.max_frequency_per_ring[r]) continue;
             ContinuousElement e{out.change_of_basis().middleCols(out.irrep_offset(static_cast<int>(a)), d_a),
                                 in.change_of_basis().middleCols(in.irrep_offset(static_cast<int>(b)), d_b),
-                                c, j, params.rings[r], params.sigma[r], 1.0};
+                                c,
+                                j,
+                                params.rings[r],
+                                params.sigma[r],
+                                1.0};
             double norm2 = 0;
             for (int row = 0; row < k; ++row)
               for (int col = 0; col < k; ++col) norm2 += e.at(col - (k - 1) / 2.0, (k - 1) / 2.0 - row).squaredNorm();
@@ -102,7 +106,7 @@ struct Case {
 
 const std::vector<Case>& cases() {
   static const std::vector<Case> all{
-      {PlanarGroup::cyclic(8), "regular", "regular", 5},    {PlanarGroup::cyclic(8), "irrep_3", "irrep_0", 7},
+      {PlanarGroup::cyclic(8), "regular", "regular", 5},     {PlanarGroup::cyclic(8), "irrep_3", "irrep_0", 7},
       {PlanarGroup::dihedral(8), "irrep_1,3", "regular", 5}, {PlanarGroup::dihedral(8), "regular", "irrep_1,1", 7},
       {PlanarGroup::so2(3), "irrep_2", "irrep_1", 5},        {PlanarGroup::so2(3), "irrep_1", "regular_3", 7},
       {PlanarGroup::o2(2), "irrep_1,1", "irrep_1,1", 5},     {PlanarGroup::o2(2), "regular_2", "irrep_1,2", 7},
@@ -200,7 +204,8 @@ TEST_CASE("steerable basis: continuous kernels are steerable at off-grid element
       for (const ContinuousElement& e : elements) {
         for (const auto& p : points) {
           const auto gp = act(g, p[0], p[1]);
-          worst = std::max(worst, (e.at(gp[0], gp[1]) - rho_out * e.at(p[0], p[1]) * rho_in.transpose()).cwiseAbs().maxCoeff());
+          worst = std::max(
+              worst, (e.at(gp[0], gp[1]) - rho_out * e.at(p[0], p[1]) * rho_in.transpose()).cwiseAbs().maxCoeff());
           ++checked;
         }
       }

@@ -36,7 +36,8 @@ TEST_CASE("training: a quarter turn of an image is numpy's rot90") {
   const auto x = random_images(1, 5, 2);
   const auto turned = gyre::nn::rotate_images(x, {kQuarter});
   for (std::size_t i = 0; i < 5; ++i)
-    for (std::size_t j = 0; j < 5; ++j) CHECK(turned(0, 0, i, j) == x(0, 0, j, 4 - i));  // rot90: out[i][j] = in[j][n−1−i]
+    for (std::size_t j = 0; j < 5; ++j)
+      CHECK(turned(0, 0, i, j) == x(0, 0, j, 4 - i));  // rot90: out[i][j] = in[j][n−1−i]
 }
 
 TEST_CASE("models: the C8-steerable classifier is invariant to quarter turns, the plain one is not") {

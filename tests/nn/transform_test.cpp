@@ -3,6 +3,8 @@
 // composes; off the grid it is bilinear resampling, within the interpolation bound of a smooth field;
 // on a field constant in space only ρ(g) acts.
 
+#include "gyre/nn/transform.hpp"
+
 #include <array>
 #include <cmath>
 #include <string>
@@ -12,7 +14,6 @@
 #include <doctest/doctest.h>
 
 #include "gyre/core/rng.hpp"
-#include "gyre/nn/transform.hpp"
 #include "gyre/repr/representation.hpp"
 #include "support/test_support.hpp"
 
@@ -58,8 +59,12 @@ struct HandCase {
   std::vector<std::vector<double>> rho;  // ρ(g), written out
 };
 
-std::array<std::size_t, 2> rot90_source(std::size_t r, std::size_t c, std::size_t h, std::size_t) { return {c, h - 1 - r}; }
-std::array<std::size_t, 2> flip_source(std::size_t r, std::size_t c, std::size_t, std::size_t w) { return {r, w - 1 - c}; }
+std::array<std::size_t, 2> rot90_source(std::size_t r, std::size_t c, std::size_t h, std::size_t) {
+  return {c, h - 1 - r};
+}
+std::array<std::size_t, 2> flip_source(std::size_t r, std::size_t c, std::size_t, std::size_t w) {
+  return {r, w - 1 - c};
+}
 std::array<std::size_t, 2> flip_rot90_source(std::size_t r, std::size_t c, std::size_t, std::size_t) { return {c, r}; }
 std::array<std::size_t, 2> rot180_source(std::size_t r, std::size_t c, std::size_t h, std::size_t w) {
   return {h - 1 - r, w - 1 - c};
@@ -81,16 +86,55 @@ TEST_CASE("transform: grid symmetries are hand-derived pixel permutations combin
   // the flip sends (0, r) to (1, −r) and (1, r) to (0, −r); (flip, 90°) sends (0, r) to (1, 1−r), (1, r) to (0, 1−r).
   // irrep_1,1 is R(θ)·diag(1, −1)^f (escnn.json's D4 generators).
   const std::vector<HandCase> cases{
-      {"C4 regular, rotation 90°", PlanarGroup::cyclic(4), "regular", {0, q}, 3, 3, rot90_source, permutation({3, 0, 1, 2})},
+      {"C4 regular, rotation 90°",
+       PlanarGroup::cyclic(4),
+       "regular",
+       {0, q},
+       3,
+       3,
+       rot90_source,
+       permutation({3, 0, 1, 2})},
       {"C4 irrep_1, rotation 90°", PlanarGroup::cyclic(4), "irrep_1", {0, q}, 3, 3, rot90_source, {{0, -1}, {1, 0}}},
-      {"D4 regular, rotation 90°", PlanarGroup::dihedral(4), "regular", {0, q}, 3, 3, rot90_source,
+      {"D4 regular, rotation 90°",
+       PlanarGroup::dihedral(4),
+       "regular",
+       {0, q},
+       3,
+       3,
+       rot90_source,
        permutation({3, 0, 1, 2, 7, 4, 5, 6})},
-      {"D4 regular, flip", PlanarGroup::dihedral(4), "regular", {1, 0}, 3, 4, flip_source, permutation({4, 7, 6, 5, 0, 3, 2, 1})},
-      {"D4 regular, flip and rotation 90°", PlanarGroup::dihedral(4), "regular", {1, q}, 3, 3, flip_rot90_source,
+      {"D4 regular, flip",
+       PlanarGroup::dihedral(4),
+       "regular",
+       {1, 0},
+       3,
+       4,
+       flip_source,
+       permutation({4, 7, 6, 5, 0, 3, 2, 1})},
+      {"D4 regular, flip and rotation 90°",
+       PlanarGroup::dihedral(4),
+       "regular",
+       {1, q},
+       3,
+       3,
+       flip_rot90_source,
        permutation({5, 4, 7, 6, 1, 0, 3, 2})},
-      {"D4 irrep_1,1, rotation 90°", PlanarGroup::dihedral(4), "irrep_1,1", {0, q}, 3, 3, rot90_source, {{0, -1}, {1, 0}}},
+      {"D4 irrep_1,1, rotation 90°",
+       PlanarGroup::dihedral(4),
+       "irrep_1,1",
+       {0, q},
+       3,
+       3,
+       rot90_source,
+       {{0, -1}, {1, 0}}},
       {"D4 irrep_1,1, flip", PlanarGroup::dihedral(4), "irrep_1,1", {1, 0}, 3, 4, flip_source, {{1, 0}, {0, -1}}},
-      {"D4 irrep_1,1, flip and rotation 90°", PlanarGroup::dihedral(4), "irrep_1,1", {1, q}, 3, 3, flip_rot90_source,
+      {"D4 irrep_1,1, flip and rotation 90°",
+       PlanarGroup::dihedral(4),
+       "irrep_1,1",
+       {1, q},
+       3,
+       3,
+       flip_rot90_source,
        {{0, 1}, {1, 0}}},
       {"D4 irrep_0,2, rotation 180°", PlanarGroup::dihedral(4), "irrep_0,2", {0, 2 * q}, 3, 4, rot180_source, {{1}}},
   };
@@ -123,8 +167,8 @@ TEST_CASE("transform: grid symmetries are hand-derived pixel permutations combin
   }
 }
 
-TEST_CASE_TEMPLATE("transform: grid symmetries compose as the group, transform of h after g is transform of hg", T, float,
-                   double) {
+TEST_CASE_TEMPLATE("transform: grid symmetries compose as the group, transform of h after g is transform of hg", T,
+                   float, double) {
   struct Group {
     PlanarGroup group;
     std::vector<std::string> fields;
@@ -212,9 +256,10 @@ TEST_CASE_TEMPLATE("transform: an off-grid rotation of a smooth field is within 
       for (std::size_t i = 0; i < ci; ++i)
         for (std::size_t r = 0; r < size; ++r)
           for (std::size_t s = 0; s < size; ++s) x(0, i, r, s) = static_cast<T>(value(i, s - centre, centre - r)[0]);
-      const PlanarElement g = c.group.is_finite()
-                                  ? PlanarElement{c.group.has_flips() ? 1 : 0, (1 + 2 * rng.uniform_int(0, 3)) * kPi / 4}
-                                  : PlanarElement{c.group.has_flips() ? int(rng.uniform_int(0, 1)) : 0, rng.uniform<double>(0, 2 * kPi)};
+      const PlanarElement g =
+          c.group.is_finite()
+              ? PlanarElement{c.group.has_flips() ? 1 : 0, (1 + 2 * rng.uniform_int(0, 3)) * kPi / 4}
+              : PlanarElement{c.group.has_flips() ? int(rng.uniform_int(0, 1)) : 0, rng.uniform<double>(0, 2 * kPi)};
       CAPTURE(g.flip);
       CAPTURE(g.angle);
       REQUIRE_FALSE(gyre::nn::is_grid_symmetry(g));

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include <doctest/doctest.h>
-
 #include <xtensor/xadapt.hpp>
 
 #include "gyre/optim/adam.hpp"
@@ -53,7 +52,8 @@ TEST_CASE("Adam: first steps follow torch.optim.Adam, and it minimises a quadrat
   p.grad = xt::xarray<double>{6.0};
   adam.step();
   // Step 1: m̂ = g, v̂ = g², so θ moves by lr·g/(|g| + ε) ≈ lr.
-  CHECK(p.value(0) == doctest::Approx(3.0 - 0.1 * 6.0 / (6.0 + 1e-8)).epsilon(1e-15));  // √(g²) = |g| exactly; 3 roundings
+  CHECK(p.value(0) ==
+        doctest::Approx(3.0 - 0.1 * 6.0 / (6.0 + 1e-8)).epsilon(1e-15));  // √(g²) = |g| exactly; 3 roundings
   for (int i = 0; i < 500; ++i) {
     p.grad = xt::xarray<double>{2 * (p.value(0) - 0.5)};
     adam.step();
@@ -115,7 +115,8 @@ TEST_CASE_TEMPLATE("Adam: two steps with weight decay follow torch.optim.Adam", 
 
 TEST_CASE("optimizers: invalid settings are DomainErrors and a mis-shaped gradient is a ShapeError") {
   TestParameter<double> p({1.0, 2.0});
-  CHECK_THROWS_WITH_AS(gyre::optim::Sgd<double>({&p.p}, 0.0), "gyre::Sgd: learning rate must be > 0 (0)", gyre::DomainError);
+  CHECK_THROWS_WITH_AS(gyre::optim::Sgd<double>({&p.p}, 0.0), "gyre::Sgd: learning rate must be > 0 (0)",
+                       gyre::DomainError);
   CHECK_THROWS_WITH_AS(gyre::optim::Sgd<double>({&p.p}, 0.1, 0.0, 0.0, true),
                        "gyre::Sgd: Nesterov momentum needs momentum > 0 (0)", gyre::DomainError);
   CHECK_THROWS_WITH_AS(gyre::optim::Adam<double>({&p.p}, 0.1, 1.0), "gyre::Adam: beta1 must be in [0, 1) (1)",

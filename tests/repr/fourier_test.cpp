@@ -38,5 +38,6 @@ TEST_CASE("fourier: the FFT equals the direct sums and the inverse recovers the 
 TEST_CASE("fourier: wrong sizes and continuous groups are rejected") {
   CHECK_THROWS_WITH_AS(static_cast<void>(fourier_transform(PlanarGroup::cyclic(4), gyre::Vector<double>::Zero(3))),
                        "gyre::fourier_transform: a function needs one value per element (4) (3)", gyre::ShapeError);
-  CHECK_THROWS_AS(static_cast<void>(fourier_transform(PlanarGroup::so2(2), gyre::Vector<double>::Zero(3))), gyre::DomainError);
+  CHECK_THROWS_AS(static_cast<void>(fourier_transform(PlanarGroup::so2(2), gyre::Vector<double>::Zero(3))),
+                  gyre::DomainError);
 }

@@ -58,10 +58,13 @@ TEST_CASE("representations: rho(gh) = rho(g) rho(h) on random elements of SO(2) 
     for (const std::uint64_t seed : gyre::test::seeds(50)) {
       CAPTURE(seed);
       gyre::Rng rng(seed);
-      const PlanarElement a{g.has_flips() ? static_cast<int>(rng.uniform_int(0, 1)) : 0, rng.uniform<double>(0, 6.283185307179586)};
-      const PlanarElement b{g.has_flips() ? static_cast<int>(rng.uniform_int(0, 1)) : 0, rng.uniform<double>(0, 6.283185307179586)};
+      const PlanarElement a{g.has_flips() ? static_cast<int>(rng.uniform_int(0, 1)) : 0,
+                            rng.uniform<double>(0, 6.283185307179586)};
+      const PlanarElement b{g.has_flips() ? static_cast<int>(rng.uniform_int(0, 1)) : 0,
+                            rng.uniform<double>(0, 6.283185307179586)};
       // cos/sin of frequency ≤ 3 times angles < 4π: argument rounding ≈ 3·4π·ε ≈ 1e-14, then a 2-term product.
-      for (const Representation& rho : reps) CHECK(max_abs(rho.matrix(g.compose(a, b)) - rho.matrix(a) * rho.matrix(b)) <= 1e-12);
+      for (const Representation& rho : reps)
+        CHECK(max_abs(rho.matrix(g.compose(a, b)) - rho.matrix(a) * rho.matrix(b)) <= 1e-12);
     }
   }
 }
@@ -79,7 +82,8 @@ TEST_CASE("representations: irreducible characters are orthogonal with norm dim 
         CAPTURE(irrep_name(g, b));
         const double expected = a == b ? endomorphism_dim(g, a) : 0.0;
         // An exact quadrature (finite groups: all ≤ 16 elements) of products of cos/sin: rounding only.
-        CHECK(std::abs(character_inner_product(irrep_representation(g, a), irrep_representation(g, b)) - expected) <= 1e-12);
+        CHECK(std::abs(character_inner_product(irrep_representation(g, a), irrep_representation(g, b)) - expected) <=
+              1e-12);
       }
   }
 }
@@ -133,7 +137,8 @@ TEST_CASE("representations: irreps, characters, generators and regular decomposi
         const Matrix<double> m = irrep_matrix(g, ours[k], e);
         for (std::size_t r = 0; r < expected.size(); ++r)
           for (std::size_t c = 0; c < expected[r].size(); ++c)
-            CHECK(std::abs(m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) - expected[r][c].get<double>()) <= 1e-9);
+            CHECK(std::abs(m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) -
+                           expected[r][c].get<double>()) <= 1e-9);
       };
       compare({0, 6.283185307179586 / n}, theirs["generator_matrices"]["rotation_2pi_over_N"]);
       if (g.has_flips()) compare({1, 0.0}, theirs["generator_matrices"]["flip"]);
@@ -149,18 +154,23 @@ TEST_CASE("representations: irreps, characters, generators and regular decomposi
 
 TEST_CASE("representations: decompose rejects matrices that are not an orthogonal representation") {
   const PlanarGroup g = PlanarGroup::cyclic(4);
-  CHECK_THROWS_WITH_AS(static_cast<void>(decompose(g, "bad", 2, [](const PlanarElement&) { return Matrix<double>(2.0 * Matrix<double>::Identity(2, 2)); })),
-                       doctest::Contains("gyre::decompose: matrix(g) is not orthogonal"), gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      static_cast<void>(decompose(
+          g, "bad", 2, [](const PlanarElement&) { return Matrix<double>(2.0 * Matrix<double>::Identity(2, 2)); })),
+      doctest::Contains("gyre::decompose: matrix(g) is not orthogonal"), gyre::DomainError);
   // Orthogonal but not a homomorphism: a fixed reflection for every element.
-  CHECK_THROWS_AS(static_cast<void>(decompose(g, "bad", 2, [](const PlanarElement& e) {
-                    Matrix<double> m(2, 2);
-                    m << 0, 1, 1, 0;
-                    return e.angle == 0.0 ? Matrix<double>(Matrix<double>::Identity(2, 2)) : m;
-                  })),
+  CHECK_THROWS_AS(static_cast<void>(decompose(g, "bad", 2,
+                                              [](const PlanarElement& e) {
+                                                Matrix<double> m(2, 2);
+                                                m << 0, 1, 1, 0;
+                                                return e.angle == 0.0 ? Matrix<double>(Matrix<double>::Identity(2, 2))
+                                                                      : m;
+                                              })),
                   gyre::DomainError);
-  CHECK_THROWS_WITH_AS(static_cast<void>(quotient_representation(PlanarGroup::cyclic(6), 4, false)),
-                       doctest::Contains("gyre::quotient_representation: the subgroup's rotation order must divide N = 6"),
-                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      static_cast<void>(quotient_representation(PlanarGroup::cyclic(6), 4, false)),
+      doctest::Contains("gyre::quotient_representation: the subgroup's rotation order must divide N = 6"),
+      gyre::DomainError);
   CHECK_THROWS_WITH_AS(static_cast<void>(parse_irrep(PlanarGroup::dihedral(4), "irrep_3")),
                        "gyre::parse_irrep: irreps of D4 are named irrep_j,k (irrep_3)", gyre::DomainError);
 }

@@ -29,13 +29,14 @@ TEST_CASE("restriction: every supported subgroup pair reproduces the representat
     PlanarGroup group, subgroup;
   };
   const std::vector<Case> cases{
-      {PlanarGroup::dihedral(8), PlanarGroup::cyclic(8)},  {PlanarGroup::dihedral(6), PlanarGroup::dihedral(1)},
-      {PlanarGroup::cyclic(8), PlanarGroup::cyclic(4)},    {PlanarGroup::dihedral(8), PlanarGroup::dihedral(2)},
-      {PlanarGroup::o2(4), PlanarGroup::so2(4)},           {PlanarGroup::o2(3), PlanarGroup::dihedral(4)},
-      {PlanarGroup::so2(3), PlanarGroup::cyclic(6)},       {PlanarGroup::o2(2), PlanarGroup::cyclic(5)},
+      {PlanarGroup::dihedral(8), PlanarGroup::cyclic(8)}, {PlanarGroup::dihedral(6), PlanarGroup::dihedral(1)},
+      {PlanarGroup::cyclic(8), PlanarGroup::cyclic(4)},   {PlanarGroup::dihedral(8), PlanarGroup::dihedral(2)},
+      {PlanarGroup::o2(4), PlanarGroup::so2(4)},          {PlanarGroup::o2(3), PlanarGroup::dihedral(4)},
+      {PlanarGroup::so2(3), PlanarGroup::cyclic(6)},      {PlanarGroup::o2(2), PlanarGroup::cyclic(5)},
   };
   for (const Case& c : cases) {
-    for (const Representation& rho : {regular_representation(c.group), irrep_representation(c.group, irreps(c.group).back())}) {
+    for (const Representation& rho :
+         {regular_representation(c.group), irrep_representation(c.group, irreps(c.group).back())}) {
       CAPTURE(c.group.name());
       CAPTURE(c.subgroup.name());
       CAPTURE(rho.name());
@@ -59,11 +60,13 @@ TEST_CASE("restriction: known branching rules") {
   CHECK(restrict_representation(irrep_representation(PlanarGroup::so2(3), {0, 3}), PlanarGroup::cyclic(4)).irreps() ==
         std::vector<Irrep>{{0, 1}});
   // The regular representation of C8 restricted to C4 is two copies of C4's regular representation.
-  const Representation res = restrict_representation(regular_representation(PlanarGroup::cyclic(8)), PlanarGroup::cyclic(4));
+  const Representation res =
+      restrict_representation(regular_representation(PlanarGroup::cyclic(8)), PlanarGroup::cyclic(4));
   CHECK(res.irreps() == std::vector<Irrep>{{0, 0}, {0, 0}, {0, 1}, {0, 1}, {0, 2}, {0, 2}});
   CHECK_THROWS_WITH_AS(static_cast<void>(restrict_representation(vector, PlanarGroup::cyclic(3))),
                        "gyre::restrict_representation: C3 is not a subgroup of (D4)", gyre::DomainError);
-  CHECK_THROWS_AS(static_cast<void>(restrict_representation(irrep_representation(PlanarGroup::so2(2), {0, 1}), PlanarGroup::dihedral(2))),
+  CHECK_THROWS_AS(static_cast<void>(restrict_representation(irrep_representation(PlanarGroup::so2(2), {0, 1}),
+                                                            PlanarGroup::dihedral(2))),
                   gyre::DomainError);
 }
 

@@ -4,9 +4,9 @@
 // mangled (Debian's doctest_discover_tests splits names on ';') "passes" without running anything.
 // A listener counts the test cases that passed the filters, and a run that executed none fails.
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
-
 #include <iostream>
+
+#include <doctest/doctest.h>
 
 namespace {
 

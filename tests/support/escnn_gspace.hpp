@@ -21,7 +21,8 @@ inline EscnnGspace parse_escnn_gspace(const std::string& name) {
   if (at == std::string::npos) throw std::runtime_error("not an escnn gspace name: " + name);
   char close = 0;
   // sscanf rather than std::regex: GCC 12's <regex> trips -Wmaybe-uninitialized in the sanitizer build.
-  if (std::sscanf(name.c_str() + at, "(N=%d,maximum_frequency=%d%c", &result.n, &result.maximum_frequency, &close) == 3 &&
+  if (std::sscanf(name.c_str() + at, "(N=%d,maximum_frequency=%d%c", &result.n, &result.maximum_frequency, &close) ==
+          3 &&
       close == ')') {
     return result;
   }

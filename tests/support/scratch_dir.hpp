@@ -3,12 +3,12 @@
 // contents when the test ends: parallel test runs (ctest -j, two checkouts on one machine) never
 // share or clobber each other's files, as fixed names like /tmp/gyre_plot_test.svg did.
 
-#include <stdlib.h>  // mkdtemp (POSIX)
-
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+
+#include <stdlib.h>  // mkdtemp (POSIX)
 
 namespace gyre::test {
 

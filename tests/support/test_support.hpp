@@ -92,8 +92,7 @@ double relative_gap(const A& a, const B& b) {
 
 /// Checks one law of a law-checker report: at least min_cases cases, worst residual ≤ tolerance.
 template <class T>
-void check_law(const gyre::check::LawReport& report, const std::string& law, T tolerance,
-               std::size_t min_cases = 200) {
+void check_law(const gyre::check::LawReport& report, const std::string& law, T tolerance, std::size_t min_cases = 200) {
   const auto& entry = report.at(law);
   CAPTURE(law);
   CAPTURE(entry.worst_seed);

@@ -67,7 +67,8 @@ TEST_CASE("gyre basis: errors name their type and the offending value") {
   CHECK(error("{not json")["type"] == "RequestError");
   CHECK(error(R"({"gspace": "rot3d", "N": 4, "kernel_size": 3, "in": ["regular"], "out": ["regular"]})")["type"] ==
         "RequestError");
-  const json bad_irrep = error(R"({"gspace": "rot2d", "N": 8, "kernel_size": 5, "in": ["irrep_9"], "out": ["regular"]})");
+  const json bad_irrep =
+      error(R"({"gspace": "rot2d", "N": 8, "kernel_size": 5, "in": ["irrep_9"], "out": ["regular"]})");
   CHECK(bad_irrep["type"] == "DomainError");
   CHECK(bad_irrep["message"] == "gyre::parse_irrep: not an irrep of C8 (irrep_9)");
   CHECK(error(R"({"gspace": "rot2d", "N": 4, "kernel_size": 3, "in": ["regular"], "out": ["regular"], "rings": [1]})")
@@ -76,7 +77,8 @@ TEST_CASE("gyre basis: errors name their type and the offending value") {
       R"({"gspace": "rot2d", "N": 4, "kernel_size": 3, "in": ["regular"], "out": ["regular"],
           "rings": [0, 1], "sigma": [0.1, -1], "max_frequency_per_ring": [0, 1]})");
   CHECK(bad_sigma["message"] == "gyre::make_basis_params: sigma must be > 0 (-1)");
-  std::istringstream in("\n{\"gspace\": \"flip2d\", \"kernel_size\": 1, \"in\": [\"irrep_0\"], \"out\": [\"irrep_0\"]}\n");
+  std::istringstream in(
+      "\n{\"gspace\": \"flip2d\", \"kernel_size\": 1, \"in\": [\"irrep_0\"], \"out\": [\"irrep_0\"]}\n");
   std::ostringstream out;
   gyre::tools::run_basis(in, out);
   CHECK(out.str() == "{\"bias_dim\":1,\"dim\":1,\"group\":\"D1\",\"rank\":1}\n");

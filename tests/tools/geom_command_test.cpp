@@ -1,10 +1,10 @@
 // gyre geom: the JSON-lines protocol, its encodings, and every error path.
 #include "geom_command.hpp"
 
-#include <doctest/doctest.h>
-
 #include <cmath>
 #include <sstream>
+
+#include <doctest/doctest.h>
 
 #include "geom_test_support.hpp"
 #include "support/test_support.hpp"
@@ -19,11 +19,10 @@ using gyre::test::error_type;
 }  // namespace
 
 TEST_CASE("geom: a session answers each line in order, skipping blank lines and surviving bad ones") {
-  std::istringstream in(
-      R"({"space":"sphere","params":{"n":2},"op":"dist","args":[[1,0,0],[0,1,0]]})"
-      "\n\n{oops\n"
-      R"({"space":"sphere","params":{"n":2},"op":"norm","args":[[1,0,0],[0,3,4]]})"
-      "\n");
+  std::istringstream in(R"({"space":"sphere","params":{"n":2},"op":"dist","args":[[1,0,0],[0,1,0]]})"
+                        "\n\n{oops\n"
+                        R"({"space":"sphere","params":{"n":2},"op":"norm","args":[[1,0,0],[0,3,4]]})"
+                        "\n");
   std::ostringstream out;
   gyre::tools::run_geom(in, out);
   std::istringstream replies(out.str());
@@ -40,8 +39,8 @@ TEST_CASE("geom: numbers round-trip exactly through the protocol") {
   // exp at x with a tangent whose entries need all 17 digits; the reply must parse back to the
   // bit pattern the C++ API returns.
   const double a = 0.1234567890123456789, b = -2.0 / 3.0;
-  const json reply = ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "exp"},
-                          {"args", {{0.0, 0.0, 1.0}, {a, b, 0.0}}}});
+  const json reply =
+      ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "exp"}, {"args", {{0.0, 0.0, 1.0}, {a, b, 0.0}}}});
   const auto any = gyre::make_space("sphere", {{"n", 2}});
   Eigen::MatrixXd x(3, 1), v(3, 1);
   x << 0, 0, 1;
@@ -68,10 +67,13 @@ TEST_CASE("geom: matrices are nested rows, group elements keep their encodings")
 
 TEST_CASE("geom: the Fréchet mean of points symmetric about x is x") {
   const double c = std::sqrt(0.5);
-  const json reply = ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "mean"},
+  const json reply = ask({{"space", "sphere"},
+                          {"params", {{"n", 2}}},
+                          {"op", "mean"},
                           {"args", {{{c, 0.0, c}, {-c, 0.0, c}, {0.0, c, c}, {0.0, -c, c}}}}});
   REQUIRE(reply.contains("result"));
-  CHECK(gyre::test::relative_gap(gyre::test::to_matrix<double>(reply["result"]), Eigen::Vector3d(0, 0, 1)) <= 1e-15);  // symmetric: exact up to rounding
+  CHECK(gyre::test::relative_gap(gyre::test::to_matrix<double>(reply["result"]), Eigen::Vector3d(0, 0, 1)) <=
+        1e-15);  // symmetric: exact up to rounding
 }
 
 TEST_CASE("geom: every kind of bad request gets a typed error reply") {
@@ -81,29 +83,36 @@ TEST_CASE("geom: every kind of bad request gets a typed error reply") {
         "RequestError");
   CHECK(error_type(ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "dist"}, {"args", {{1, 0, 0}}}})) ==
         "RequestError");
-  CHECK(error_type(ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {"a", 0, 0}}}})) ==
+  CHECK(error_type(
+            ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {"a", 0, 0}}}})) ==
         "RequestError");
   // Words are valid parameters (spd's "metric"), so a word where a number belongs is the space's error.
-  const json worded = ask({{"space", "sphere"}, {"params", {{"n", "two"}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}});
+  const json worded =
+      ask({{"space", "sphere"}, {"params", {{"n", "two"}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}});
   CHECK(error_type(worded) == "DomainError");
   CHECK(worded["error"]["message"] == "gyre::make_space: parameter n of sphere must be a number (two)");
-  CHECK(error_type(ask({{"space", "sphere"}, {"params", {{"n", true}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}})) ==
+  CHECK(error_type(
+            ask({{"space", "sphere"}, {"params", {{"n", true}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}})) ==
         "RequestError");
   const json unknown = ask({{"space", "klein_bottle"}, {"op", "dist"}, {"args", {1, 1}}});
   CHECK(error_type(unknown) == "DomainError");
   CHECK(unknown["error"]["message"] == "gyre::make_space: unknown space (klein_bottle)");
   CHECK(error_type(ask({{"space", "sphere"}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0, 0}}}})) == "DomainError");
-  const json wrong_shape = ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0}}}});
+  const json wrong_shape =
+      ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "dist"}, {"args", {{1, 0, 0}, {1, 0}}}});
   CHECK(error_type(wrong_shape) == "ShapeError");
   const json ragged = ask({{"space", "se2"}, {"op", "inverse"}, {"args", {{{1, 0, 0}, {0, 1}, {0, 0, 1}}}}});
   CHECK(error_type(ragged) == "ShapeError");
-  const json off_manifold = ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "log"}, {"args", {{1, 0, 0}, {0, 2, 0}}}});
+  const json off_manifold =
+      ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "log"}, {"args", {{1, 0, 0}, {0, 2, 0}}}});
   CHECK(error_type(off_manifold) == "DomainError");
   CHECK(off_manifold["error"]["message"].get<std::string>().find("gyre::Sphere::log") == 0);
-  const json not_group = ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "identity"}, {"args", json::array()}});
+  const json not_group =
+      ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "identity"}, {"args", json::array()}});
   CHECK(error_type(not_group) == "DomainError");
   CHECK(not_group["error"]["message"] == "gyre::sphere::identity: the space is not a group (sphere)");
-  CHECK(error_type(ask({{"space", "cn"}, {"params", {{"N", 4}}}, {"op", "compose"}, {"args", {1.5, 1}}})) == "DomainError");
+  CHECK(error_type(ask({{"space", "cn"}, {"params", {{"N", 4}}}, {"op", "compose"}, {"args", {1.5, 1}}})) ==
+        "DomainError");
   CHECK(error_type(ask({{"space", "cn"}, {"params", {{"N", 4}}}, {"op", "log"}, {"args", {1, 1}}})) == "DomainError");
 }
 

@@ -1,12 +1,11 @@
 // gyre geom serving issue 5's spaces and the Stiefel manifold: SPD metrics chosen by word, GBW's
 // matrix parameter, the gyro operations, the matrix groups, St(n, p), and their errors — each answer
 // checked against a closed form.
-#include "geom_command.hpp"
+#include <cmath>
 
 #include <doctest/doctest.h>
 
-#include <cmath>
-
+#include "geom_command.hpp"
 #include "geom_test_support.hpp"
 #include "support/test_support.hpp"
 
@@ -43,34 +42,46 @@ TEST_CASE("geom spd: each metric by name gives its own distance between diag(1, 
 
 TEST_CASE("geom spd: bad metric names and misplaced parameters are named") {
   const json args = {{{1, 0}, {0, 1}}, {{1, 0}, {0, 1}}};
-  const json unknown = ask({{"space", "spd"}, {"params", {{"n", 2}, {"metric", "frobenius"}}}, {"op", "dist"}, {"args", args}});
+  const json unknown =
+      ask({{"space", "spd"}, {"params", {{"n", 2}, {"metric", "frobenius"}}}, {"op", "dist"}, {"args", args}});
   CHECK(error_type(unknown) == "DomainError");
   CHECK(unknown["error"]["message"].get<std::string>().find("unknown spd metric") != std::string::npos);
-  CHECK(error_type(ask({{"space", "spd"}, {"params", {{"n", 2}, {"metric", "log_euclidean"}, {"theta", 0.5}}},
-                        {"op", "dist"}, {"args", args}})) == "DomainError");
-  CHECK(error_type(ask({{"space", "spd"}, {"params", {{"n", 2}, {"metric", "generalized_bures_wasserstein"}}},
-                        {"op", "dist"}, {"args", args}})) == "DomainError");
-  const json not_spd = ask({{"space", "spd"}, {"params", {{"n", 2}}}, {"op", "log"}, {"args", {{{1, 0}, {0, 1}}, {{1, 0}, {0, -2}}}}});
-  CHECK(not_spd["error"]["message"] == "gyre::SpdAffineInvariant::log: point is not positive definite (smallest eigenvalue) (-2)");
+  CHECK(error_type(ask({{"space", "spd"},
+                        {"params", {{"n", 2}, {"metric", "log_euclidean"}, {"theta", 0.5}}},
+                        {"op", "dist"},
+                        {"args", args}})) == "DomainError");
+  CHECK(error_type(ask({{"space", "spd"},
+                        {"params", {{"n", 2}, {"metric", "generalized_bures_wasserstein"}}},
+                        {"op", "dist"},
+                        {"args", args}})) == "DomainError");
+  const json not_spd =
+      ask({{"space", "spd"}, {"params", {{"n", 2}}}, {"op", "log"}, {"args", {{{1, 0}, {0, 1}}, {{1, 0}, {0, -2}}}}});
+  CHECK(not_spd["error"]["message"] ==
+        "gyre::SpdAffineInvariant::log: point is not positive definite (smallest eigenvalue) (-2)");
 }
 
 TEST_CASE("geom gyro operations: Möbius addition, inverse, gyration and scaling on the ball") {
   const json params = {{"n", 2}, {"kappa", -1}};
   // Collinear points: a ⊕ b = (a + b)/(1 + ab) on a line through 0.
-  const json sum = ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_add"}, {"args", {{0.5, 0}, {0.3, 0}}}});
+  const json sum =
+      ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_add"}, {"args", {{0.5, 0}, {0.3, 0}}}});
   CHECK(sum["result"][0].get<double>() == doctest::Approx(0.8 / 1.15).epsilon(1e-15));
-  const json inverse = ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_inverse"}, {"args", {{0.5, 0.1}}}});
+  const json inverse =
+      ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_inverse"}, {"args", {{0.5, 0.1}}}});
   CHECK(inverse["result"][0].get<double>() == -0.5);
   // Collinear a, b: the gyration is the identity.
-  const json gyr = ask({{"space", "stereographic"}, {"params", params}, {"op", "gyration"},
-                        {"args", {{0.5, 0}, {0.3, 0}, {0.1, 0.2}}}});
+  const json gyr = ask(
+      {{"space", "stereographic"}, {"params", params}, {"op", "gyration"}, {"args", {{0.5, 0}, {0.3, 0}, {0.1, 0.2}}}});
   CHECK(gyr["result"][1].get<double>() == doctest::Approx(0.2).epsilon(1e-15));
   // 2 ⊗ a = a ⊕ a.
-  const json twice = ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_scale"}, {"args", {2, {0.5, 0}}}});
+  const json twice =
+      ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_scale"}, {"args", {2, {0.5, 0}}}});
   CHECK(twice["result"][0].get<double>() == doctest::Approx(1.0 / 1.25).epsilon(1e-15));
-  CHECK(error_type(ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "gyro_add"}, {"args", {{1, 0, 0}, {1, 0, 0}}}})) ==
+  CHECK(error_type(
+            ask({{"space", "sphere"}, {"params", {{"n", 2}}}, {"op", "gyro_add"}, {"args", {{1, 0, 0}, {1, 0, 0}}}})) ==
         "DomainError");
-  CHECK(error_type(ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_scale"}, {"args", {"two", {0.5, 0}}}})) ==
+  CHECK(error_type(
+            ask({{"space", "stereographic"}, {"params", params}, {"op", "gyro_scale"}, {"args", {"two", {0.5, 0}}}})) ==
         "RequestError");
 }
 
@@ -84,11 +95,15 @@ TEST_CASE("geom matrix groups: Lorentz acts on 4-vectors, GL⁺ refuses a missin
   const json log = ask({{"space", "lorentz"}, {"op", "algebra_log"}, {"args", {boost}}});
   CHECK(log["result"][3].get<double>() == doctest::Approx(0.5).epsilon(1e-14));
   CHECK(error_type(ask({{"space", "lorentz"}, {"op", "dist"}, {"args", {boost, boost}}})) == "DomainError");
-  const json half_turn = ask({{"space", "glp"}, {"params", {{"n", 2}}}, {"op", "algebra_log"}, {"args", {{{-1, 0}, {0, -1}}}}});
+  const json half_turn =
+      ask({{"space", "glp"}, {"params", {{"n", 2}}}, {"op", "algebra_log"}, {"args", {{{-1, 0}, {0, -1}}}}});
   CHECK(error_type(half_turn) == "DomainError");
-  const json sl = ask({{"space", "sl"}, {"params", {{"n", 2}}}, {"op", "compose"}, {"args", {{{2, 0}, {0, 0.5}}, {{1, 1}, {0, 1}}}}});
+  const json sl = ask(
+      {{"space", "sl"}, {"params", {{"n", 2}}}, {"op", "compose"}, {"args", {{{2, 0}, {0, 0.5}}, {{1, 1}, {0, 1}}}}});
   CHECK(sl["result"][0][1].get<double>() == 2.0);
-  const json grassmann = ask({{"space", "grassmann"}, {"params", {{"n", 3}, {"p", 1}}}, {"op", "dist"},
+  const json grassmann = ask({{"space", "grassmann"},
+                              {"params", {{"n", 3}, {"p", 1}}},
+                              {"op", "dist"},
                               {"args", {{{1}, {0}, {0}}, {{std::cos(0.3)}, {std::sin(0.3)}, {0}}}}});
   CHECK(grassmann["result"].get<double>() == doctest::Approx(0.3).epsilon(1e-15));
 }

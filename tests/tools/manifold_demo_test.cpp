@@ -3,9 +3,6 @@
 // property, bad images as named errors, and tiny demo runs that write whole reports and plots
 // whose verdict matches the exit code; on a budget where it holds, both networks learn.
 
-#include "image_descriptors.hpp"
-#include "manifold_demo_command.hpp"
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +15,8 @@
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/rng.hpp"
+#include "image_descriptors.hpp"
+#include "manifold_demo_command.hpp"
 #include "support/scratch_dir.hpp"
 
 namespace {
@@ -102,8 +101,9 @@ TEST_CASE("image descriptors: empty batches, bad ranks and non-finite pixels are
   // 1e60, beyond float's range: a named error, not ∞.
   const xt::xarray<float> c = gyre::tools::region_covariances(xt::xtensor<float, 4>(random_images(1, 4, 4, 5) * 1e15f));
   for (float v : c) CHECK(std::isfinite(v));
-  CHECK_THROWS_WITH_AS(static_cast<void>(gyre::tools::region_covariances(xt::xtensor<float, 4>(random_images(1, 4, 4, 5) * 1e30f))),
-                       doctest::Contains("exceeds float's range"), gyre::DomainError);
+  CHECK_THROWS_WITH_AS(
+      static_cast<void>(gyre::tools::region_covariances(xt::xtensor<float, 4>(random_images(1, 4, 4, 5) * 1e30f))),
+      doctest::Contains("exceeds float's range"), gyre::DomainError);
 }
 
 TEST_CASE("demo spd and demo grassmann: tiny runs write whole reports and plots, and the exit code is the verdict") {
@@ -143,8 +143,9 @@ TEST_CASE("demo spd and demo grassmann: on 2000 images and two epochs both netwo
     std::ostringstream out;
     std::ostringstream progress;
     CHECK(gyre::tools::run_manifold_demo(which, options, out, progress, false) == 0);
-    std::ifstream in(scratch.path() / (std::string("gyre-demo-") + (which == gyre::tools::ManifoldDemo::kSpd ? "spd" : "grassmann") +
-                                       "-report.json"));
+    std::ifstream in(scratch.path() /
+                     (std::string("gyre-demo-") + (which == gyre::tools::ManifoldDemo::kSpd ? "spd" : "grassmann") +
+                      "-report.json"));
     const nlohmann::json report = nlohmann::json::parse(in);
     // This session measured 63.8 % (SPD) and 66.4 % (Grassmann) on exactly this budget and seed.
     CHECK(report["epochs"][1]["test_accuracy"].get<double>() > 0.45);

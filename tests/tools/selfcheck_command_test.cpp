@@ -1,13 +1,12 @@
 // gyre selfcheck: every registered space passes its self-check, and the JSON report is written whole.
 #include "selfcheck_command.hpp"
 
-#include <doctest/doctest.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
 #include "gyre/check/gyrogroup_laws.hpp"
@@ -65,5 +64,6 @@ TEST_CASE("selfcheck: an unwritable report path is an IoError and leaves nothing
   options.cases = 5;
   options.json_path = "/nonexistent-directory/report.json";
   CHECK_THROWS_WITH_AS(gyre::tools::run_selfcheck(options, out, progress, false),
-                       "gyre::selfcheck: cannot open for writing (/nonexistent-directory/report.json.tmp)", gyre::IoError);
+                       "gyre::selfcheck: cannot open for writing (/nonexistent-directory/report.json.tmp)",
+                       gyre::IoError);
 }

@@ -61,7 +61,8 @@ struct EquivarianceReport {
   /// A fixed-width table, one line per element.
   [[nodiscard]] std::string table() const {
     std::ostringstream out;
-    out << std::left << std::setw(24) << "element" << std::setw(18) << "relative error" << "grid symmetry\n";
+    out << std::left << std::setw(24) << "element" << std::setw(18) << "relative error"
+        << "grid symmetry\n";
     for (const EquivarianceRow& row : rows) {
       std::ostringstream error;
       if (row.zero_reference) {

@@ -41,7 +41,8 @@ LawReport finite_group_laws(const G& group, const std::vector<std::uint64_t>& se
       for (std::size_t j = 0; j < i; ++j) seen = seen || elements[i] == elements[j];
       distinct += seen ? 0 : 1;
     }
-    report.record(law, distinct == static_cast<std::size_t>(group.order()) && elements.size() == distinct ? 0.0 : 1.0, 0);
+    report.record(law, distinct == static_cast<std::size_t>(group.order()) && elements.size() == distinct ? 0.0 : 1.0,
+                  0);
 
     law = law::kFiniteAxioms;
     double axiom_violations = 0;
@@ -59,7 +60,8 @@ LawReport finite_group_laws(const G& group, const std::vector<std::uint64_t>& se
     law = law::kMatrixHomomorphism;
     for (const auto& g : elements) {
       for (const auto& h : elements) {
-        report.record(law, detail::relative_gap(group.matrix(group.compose(g, h)), group.matrix(g) * group.matrix(h)), 0);
+        report.record(law, detail::relative_gap(group.matrix(group.compose(g, h)), group.matrix(g) * group.matrix(h)),
+                      0);
       }
       const auto m = group.matrix(g);
       report.record(law::kMatrixOrthogonal,

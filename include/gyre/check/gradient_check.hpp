@@ -85,7 +85,8 @@ inline void symmetrise(xt::xarray<double>& a) {
 }
 
 /// The worst |analytic − numeric| relative to max(1, max |numeric|); NaN if any is not finite.
-inline GradientError relative_gap(const std::string& name, const std::vector<double>& analytic, const std::vector<double>& numeric) {
+inline GradientError relative_gap(const std::string& name, const std::vector<double>& analytic,
+                                  const std::vector<double>& numeric) {
   double worst = 0;
   double scale = 1;
   for (double v : numeric) scale = std::max(scale, std::abs(v));
@@ -208,7 +209,8 @@ inline GradientReport check_gradients(nn::Module<double>& module, const nn::Geom
         },
         [](const xt::xarray<double>& at, const xt::xarray<double>& v) { return xt::xarray<double>(at + v); }));
   } else {
-    report.errors.push_back(detail::entrywise("input", x.data.data(), x.data.size(), grad_x.data.data(), options.step, loss));
+    report.errors.push_back(
+        detail::entrywise("input", x.data.data(), x.data.size(), grad_x.data.data(), options.step, loss));
   }
   std::size_t i = 0;
   for (nn::Parameter<double>* p : module.parameters()) {
@@ -216,7 +218,8 @@ inline GradientReport check_gradients(nn::Module<double>& module, const nn::Geom
     if (p->space) {
       report.errors.push_back(along_space(p->name, p->value, grad, *p->space));
     } else {
-      report.errors.push_back(detail::entrywise(p->name, p->value.data(), p->value.size(), grad.data(), options.step, loss));
+      report.errors.push_back(
+          detail::entrywise(p->name, p->value.data(), p->value.size(), grad.data(), options.step, loss));
     }
   }
   return report;

@@ -101,9 +101,9 @@ LawReport gyrogroup_laws(const G& g, const std::vector<std::uint64_t>& seeds, Gy
       const Point minus_a = g.gyro_inverse(a);
       report.record(law, std::max(gap(g.gyration(minus_a, a, c), c), gap(g.gyration(a, minus_a, c), c)), seed);
       law = gyro_law::kTranslationIsometry;
-      report.record(law,
-                    std::abs(static_cast<double>(g.dist(g.gyro_add(a, c), g.gyro_add(a, d))) - dcd) / std::max(1.0, dcd),
-                    seed);
+      report.record(
+          law, std::abs(static_cast<double>(g.dist(g.gyro_add(a, c), g.gyro_add(a, d))) - dcd) / std::max(1.0, dcd),
+          seed);
       law = gyro_law::kScalarOne;
       report.record(law, gap(g.gyro_scale(T(1), a), a), seed);
       law = gyro_law::kScalarDistributive;

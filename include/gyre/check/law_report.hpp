@@ -11,10 +11,10 @@ namespace gyre::check {
 
 /// The worst residual of one law over the cases checked.
 struct LawResidual {
-  std::string law;              ///< e.g. "exp(x, log(x, y)) = y"
-  double worst = 0;             ///< largest relative residual seen (NaN if any case gave NaN)
-  std::uint64_t worst_seed = 0; ///< the seed of the case that gave it
-  std::size_t cases = 0;        ///< how many cases were checked
+  std::string law;               ///< e.g. "exp(x, log(x, y)) = y"
+  double worst = 0;              ///< largest relative residual seen (NaN if any case gave NaN)
+  std::uint64_t worst_seed = 0;  ///< the seed of the case that gave it
+  std::size_t cases = 0;         ///< how many cases were checked
 };
 
 /// Residuals of every law checked, plus the cases that threw where they should not have.

@@ -57,14 +57,18 @@ LawReport lie_group_laws(const G& group, const std::vector<std::uint64_t>& seeds
       const ActedPoint p = rng.normal_matrix<T>(group.acted_dim(), 1);
 
       law = law::kAssociative;
-      report.record(law, detail::relative_gap(group.compose(group.compose(g, h), k),
-                                              group.compose(g, group.compose(h, k))), seed);
+      report.record(law,
+                    detail::relative_gap(group.compose(group.compose(g, h), k), group.compose(g, group.compose(h, k))),
+                    seed);
       law = law::kIdentity;
-      report.record(law, std::max(detail::relative_gap(group.compose(g, e), g),
-                                  detail::relative_gap(group.compose(e, g), g)), seed);
+      report.record(
+          law, std::max(detail::relative_gap(group.compose(g, e), g), detail::relative_gap(group.compose(e, g), g)),
+          seed);
       law = law::kInverse;
-      report.record(law, std::max(detail::relative_gap(group.compose(g, group.inverse(g)), e),
-                                  detail::relative_gap(group.compose(group.inverse(g), g), e)), seed);
+      report.record(law,
+                    std::max(detail::relative_gap(group.compose(g, group.inverse(g)), e),
+                             detail::relative_gap(group.compose(group.inverse(g), g), e)),
+                    seed);
       law = law::kVeeHat;
       report.record(law, detail::relative_gap(group.vee(group.hat(a)), a), seed);
       law = law::kAlgebraLogExp;
@@ -73,11 +77,10 @@ LawReport lie_group_laws(const G& group, const std::vector<std::uint64_t>& seeds
       const auto g0 = group.algebra_exp(Algebra(rng.normal_matrix<T>(group.dim(), 1)));
       report.record(law, detail::relative_gap(group.algebra_exp(group.algebra_log(g0)), g0), seed);
       law = law::kAdjoint;
-      report.record(law, detail::relative_gap(group.adjoint(g) * a,
-                                              group.vee(g * group.hat(a) * group.inverse(g))), seed);
+      report.record(law, detail::relative_gap(group.adjoint(g) * a, group.vee(g * group.hat(a) * group.inverse(g))),
+                    seed);
       law = law::kActionHomomorphism;
-      report.record(law, detail::relative_gap(group.act(group.compose(g, h), p),
-                                              group.act(g, group.act(h, p))), seed);
+      report.record(law, detail::relative_gap(group.act(group.compose(g, h), p), group.act(g, group.act(h, p))), seed);
       law = law::kActionIdentity;
       report.record(law, detail::relative_gap(group.act(e, p), p), seed);
     } catch (const std::exception& error) {

@@ -119,9 +119,8 @@ typename M::Tangent tangent_with_norm_below(const M& m, const typename M::Point&
 template <class M>
 LawReport manifold_laws(const M& m, const std::vector<std::uint64_t>& seeds, ManifoldLawOptions options = {}) {
   static_assert(is_manifold_v<M>, "manifold_laws needs a Manifold");
-  const double bound = options.max_tangent_norm > 0
-                           ? options.max_tangent_norm
-                           : std::min(0.9 * static_cast<double>(m.injectivity_radius()), 3.0);
+  const double bound = options.max_tangent_norm > 0 ? options.max_tangent_norm
+                                                    : std::min(0.9 * static_cast<double>(m.injectivity_radius()), 3.0);
   LawReport report;
   for (const std::uint64_t seed : seeds) {
     Rng rng(seed);

@@ -24,8 +24,7 @@ namespace detail {
 template <class Object>
 using RowMajorOf = std::conditional_t<
     Object::ColsAtCompileTime == 1, Object,
-    Eigen::Matrix<typename Object::Scalar, Object::RowsAtCompileTime, Object::ColsAtCompileTime,
-                  Eigen::RowMajor>>;
+    Eigen::Matrix<typename Object::Scalar, Object::RowsAtCompileTime, Object::ColsAtCompileTime, Eigen::RowMajor>>;
 
 template <class Object>
 constexpr std::size_t item_rank() {
@@ -36,8 +35,7 @@ template <class Object, class T>
 void require_item_shape(const char* function, const char* what, const xt::xarray<T>& array) {
   constexpr std::size_t rank = item_rank<Object>();
   if (array.dimension() != rank + 1) {
-    throw ShapeError(function,
-                     std::string(what) + " must have " + std::to_string(rank + 1) + " axes (batch first)",
+    throw ShapeError(function, std::string(what) + " must have " + std::to_string(rank + 1) + " axes (batch first)",
                      std::to_string(array.dimension()) + " axes");
   }
   constexpr int rows = Object::RowsAtCompileTime;
@@ -80,9 +78,7 @@ xt::xarray<T> map2(const char* function, const xt::xarray<T>& a, const xt::xarra
   require_same_shape(function, a, b);
   xt::xarray<T> out(a.shape());
   const auto count = static_cast<std::ptrdiff_t>(a.shape()[0]);
-  parallel_for(count, [&](std::ptrdiff_t i) {
-    store<Result>(out, i, op(item<ArgA>(a, i), item<ArgB>(b, i)));
-  });
+  parallel_for(count, [&](std::ptrdiff_t i) { store<Result>(out, i, op(item<ArgA>(a, i), item<ArgB>(b, i))); });
   return out;
 }
 
@@ -131,9 +127,7 @@ xt::xarray<T> dist(const M& m, const xt::xarray<T>& x, const xt::xarray<T>& y) {
   detail::require_same_shape("batch::dist", x, y);
   const auto count = static_cast<std::ptrdiff_t>(x.shape()[0]);
   xt::xarray<T> out = xt::xarray<T>::from_shape({x.shape()[0]});
-  parallel_for(count, [&](std::ptrdiff_t i) {
-    out(i) = m.dist(detail::item<P>(x, i), detail::item<P>(y, i));
-  });
+  parallel_for(count, [&](std::ptrdiff_t i) { out(i) = m.dist(detail::item<P>(x, i), detail::item<P>(y, i)); });
   return out;
 }
 

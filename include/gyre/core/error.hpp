@@ -36,8 +36,7 @@ class Error : public std::runtime_error {
  public:
   template <class V>
   Error(const std::string& function, const std::string& condition, const V& value)
-      : std::runtime_error("gyre::" + function + ": " + condition + " (" +
-                           detail::describe_value(value) + ")"),
+      : std::runtime_error("gyre::" + function + ": " + condition + " (" + detail::describe_value(value) + ")"),
         function_(function),
         condition_(condition),
         value_(detail::describe_value(value)) {}

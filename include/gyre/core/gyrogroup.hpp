@@ -45,15 +45,14 @@ struct is_gyrogroup : std::false_type {};
 
 template <class G>
 struct is_gyrogroup<
-    G, std::void_t<typename G::Scalar, typename G::Point, decltype(detail::cref<G>().gyro_identity()),
-                   decltype(detail::cref<G>().gyro_add(detail::arg<typename G::Point>(),
-                                                       detail::arg<typename G::Point>())),
-                   decltype(detail::cref<G>().gyro_inverse(detail::arg<typename G::Point>())),
-                   decltype(detail::cref<G>().gyration(detail::arg<typename G::Point>(),
-                                                       detail::arg<typename G::Point>(),
-                                                       detail::arg<typename G::Point>())),
-                   decltype(detail::cref<G>().gyro_scale(std::declval<typename G::Scalar>(),
-                                                         detail::arg<typename G::Point>()))>>
+    G,
+    std::void_t<
+        typename G::Scalar, typename G::Point, decltype(detail::cref<G>().gyro_identity()),
+        decltype(detail::cref<G>().gyro_add(detail::arg<typename G::Point>(), detail::arg<typename G::Point>())),
+        decltype(detail::cref<G>().gyro_inverse(detail::arg<typename G::Point>())),
+        decltype(detail::cref<G>().gyration(detail::arg<typename G::Point>(), detail::arg<typename G::Point>(),
+                                            detail::arg<typename G::Point>())),
+        decltype(detail::cref<G>().gyro_scale(std::declval<typename G::Scalar>(), detail::arg<typename G::Point>()))>>
     : std::is_floating_point<typename G::Scalar> {};
 
 template <class G>

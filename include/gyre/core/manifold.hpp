@@ -117,35 +117,26 @@ struct is_manifold : std::false_type {};
 
 template <class M>
 struct is_manifold<
-    M, std::void_t<typename M::Scalar, typename M::Point, typename M::Tangent,
-                   decltype(detail::cref<M>().dim()),
-                   decltype(detail::cref<M>().injectivity_radius()),
-                   decltype(detail::cref<M>().exp(detail::arg<detail::point_t<M>>(),
-                                                  detail::arg<detail::tangent_t<M>>())),
-                   decltype(detail::cref<M>().log(detail::arg<detail::point_t<M>>(),
-                                                  detail::arg<detail::point_t<M>>())),
-                   decltype(detail::cref<M>().transport(detail::arg<detail::point_t<M>>(),
-                                                        detail::arg<detail::point_t<M>>(),
-                                                        detail::arg<detail::tangent_t<M>>())),
-                   decltype(detail::cref<M>().inner(detail::arg<detail::point_t<M>>(),
-                                                    detail::arg<detail::tangent_t<M>>(),
-                                                    detail::arg<detail::tangent_t<M>>())),
-                   decltype(detail::cref<M>().norm(detail::arg<detail::point_t<M>>(),
-                                                   detail::arg<detail::tangent_t<M>>())),
-                   decltype(detail::cref<M>().dist(detail::arg<detail::point_t<M>>(),
-                                                   detail::arg<detail::point_t<M>>())),
-                   decltype(detail::cref<M>().project(detail::arg<detail::point_t<M>>(),
-                                                      detail::arg<detail::tangent_t<M>>())),
-                   decltype(detail::cref<M>().retract(detail::arg<detail::point_t<M>>(),
-                                                      detail::arg<detail::tangent_t<M>>())),
-                   decltype(detail::cref<M>().egrad_to_rgrad(detail::arg<detail::point_t<M>>(),
-                                                             detail::arg<detail::tangent_t<M>>())),
-                   decltype(detail::cref<M>().random_point(std::declval<Rng&>())),
-                   decltype(detail::cref<M>().random_tangent(detail::arg<detail::point_t<M>>(),
-                                                             std::declval<Rng&>())),
-                   decltype(detail::cref<M>().check_point(detail::arg<detail::point_t<M>>())),
-                   decltype(detail::cref<M>().check_tangent(detail::arg<detail::point_t<M>>(),
-                                                            detail::arg<detail::tangent_t<M>>()))>>
+    M, std::void_t<
+           typename M::Scalar, typename M::Point, typename M::Tangent, decltype(detail::cref<M>().dim()),
+           decltype(detail::cref<M>().injectivity_radius()),
+           decltype(detail::cref<M>().exp(detail::arg<detail::point_t<M>>(), detail::arg<detail::tangent_t<M>>())),
+           decltype(detail::cref<M>().log(detail::arg<detail::point_t<M>>(), detail::arg<detail::point_t<M>>())),
+           decltype(detail::cref<M>().transport(detail::arg<detail::point_t<M>>(), detail::arg<detail::point_t<M>>(),
+                                                detail::arg<detail::tangent_t<M>>())),
+           decltype(detail::cref<M>().inner(detail::arg<detail::point_t<M>>(), detail::arg<detail::tangent_t<M>>(),
+                                            detail::arg<detail::tangent_t<M>>())),
+           decltype(detail::cref<M>().norm(detail::arg<detail::point_t<M>>(), detail::arg<detail::tangent_t<M>>())),
+           decltype(detail::cref<M>().dist(detail::arg<detail::point_t<M>>(), detail::arg<detail::point_t<M>>())),
+           decltype(detail::cref<M>().project(detail::arg<detail::point_t<M>>(), detail::arg<detail::tangent_t<M>>())),
+           decltype(detail::cref<M>().retract(detail::arg<detail::point_t<M>>(), detail::arg<detail::tangent_t<M>>())),
+           decltype(detail::cref<M>().egrad_to_rgrad(detail::arg<detail::point_t<M>>(),
+                                                     detail::arg<detail::tangent_t<M>>())),
+           decltype(detail::cref<M>().random_point(std::declval<Rng&>())),
+           decltype(detail::cref<M>().random_tangent(detail::arg<detail::point_t<M>>(), std::declval<Rng&>())),
+           decltype(detail::cref<M>().check_point(detail::arg<detail::point_t<M>>())),
+           decltype(detail::cref<M>().check_tangent(detail::arg<detail::point_t<M>>(),
+                                                    detail::arg<detail::tangent_t<M>>()))>>
     : std::is_floating_point<typename M::Scalar> {};
 
 template <class M>
@@ -160,22 +151,19 @@ struct is_matrix_group : std::false_type {};
 
 template <class G>
 struct is_matrix_group<
-    G, std::void_t<typename G::Scalar, typename G::Point, typename G::Algebra, typename G::ActedPoint,
-                   decltype(detail::cref<G>().dim()),
-                   decltype(detail::cref<G>().identity()),
-                   decltype(detail::cref<G>().compose(detail::arg<detail::point_t<G>>(),
-                                                      detail::arg<detail::point_t<G>>())),
-                   decltype(detail::cref<G>().inverse(detail::arg<detail::point_t<G>>())),
-                   decltype(detail::cref<G>().hat(detail::arg<typename G::Algebra>())),
-                   decltype(detail::cref<G>().vee(detail::arg<detail::point_t<G>>())),
-                   decltype(detail::cref<G>().algebra_exp(detail::arg<typename G::Algebra>())),
-                   decltype(detail::cref<G>().algebra_log(detail::arg<detail::point_t<G>>())),
-                   decltype(detail::cref<G>().adjoint(detail::arg<detail::point_t<G>>())),
-                   decltype(detail::cref<G>().act(detail::arg<detail::point_t<G>>(),
-                                                  detail::arg<typename G::ActedPoint>())),
-                   decltype(detail::cref<G>().acted_dim()),
-                   decltype(detail::cref<G>().random_point(std::declval<Rng&>())),
-                   decltype(detail::cref<G>().check_point(detail::arg<detail::point_t<G>>()))>>
+    G, std::void_t<
+           typename G::Scalar, typename G::Point, typename G::Algebra, typename G::ActedPoint,
+           decltype(detail::cref<G>().dim()), decltype(detail::cref<G>().identity()),
+           decltype(detail::cref<G>().compose(detail::arg<detail::point_t<G>>(), detail::arg<detail::point_t<G>>())),
+           decltype(detail::cref<G>().inverse(detail::arg<detail::point_t<G>>())),
+           decltype(detail::cref<G>().hat(detail::arg<typename G::Algebra>())),
+           decltype(detail::cref<G>().vee(detail::arg<detail::point_t<G>>())),
+           decltype(detail::cref<G>().algebra_exp(detail::arg<typename G::Algebra>())),
+           decltype(detail::cref<G>().algebra_log(detail::arg<detail::point_t<G>>())),
+           decltype(detail::cref<G>().adjoint(detail::arg<detail::point_t<G>>())),
+           decltype(detail::cref<G>().act(detail::arg<detail::point_t<G>>(), detail::arg<typename G::ActedPoint>())),
+           decltype(detail::cref<G>().acted_dim()), decltype(detail::cref<G>().random_point(std::declval<Rng&>())),
+           decltype(detail::cref<G>().check_point(detail::arg<detail::point_t<G>>()))>>
     : std::is_floating_point<typename G::Scalar> {};
 
 template <class G>
@@ -194,17 +182,15 @@ struct is_finite_group : std::false_type {};
 
 template <class G>
 struct is_finite_group<
-    G, std::void_t<typename G::Scalar, typename G::Element, typename G::ActedPoint,
-                   decltype(detail::cref<G>().order()), decltype(detail::cref<G>().elements()),
-                   decltype(detail::cref<G>().identity()),
-                   decltype(detail::cref<G>().compose(detail::arg<typename G::Element>(),
-                                                      detail::arg<typename G::Element>())),
-                   decltype(detail::cref<G>().inverse(detail::arg<typename G::Element>())),
-                   decltype(detail::cref<G>().matrix(detail::arg<typename G::Element>())),
-                   decltype(detail::cref<G>().act(detail::arg<typename G::Element>(),
-                                                  detail::arg<typename G::ActedPoint>())),
-                   decltype(detail::cref<G>().acted_dim()),
-                   decltype(detail::arg<typename G::Element>() == detail::arg<typename G::Element>())>>
+    G, std::void_t<
+           typename G::Scalar, typename G::Element, typename G::ActedPoint, decltype(detail::cref<G>().order()),
+           decltype(detail::cref<G>().elements()), decltype(detail::cref<G>().identity()),
+           decltype(detail::cref<G>().compose(detail::arg<typename G::Element>(), detail::arg<typename G::Element>())),
+           decltype(detail::cref<G>().inverse(detail::arg<typename G::Element>())),
+           decltype(detail::cref<G>().matrix(detail::arg<typename G::Element>())),
+           decltype(detail::cref<G>().act(detail::arg<typename G::Element>(), detail::arg<typename G::ActedPoint>())),
+           decltype(detail::cref<G>().acted_dim()),
+           decltype(detail::arg<typename G::Element>() == detail::arg<typename G::Element>())>>
     : std::is_floating_point<typename G::Scalar> {};
 
 template <class G>

@@ -16,7 +16,10 @@ namespace gyre {
 class ProgressBar {
  public:
   ProgressBar(std::size_t total, std::string label, std::ostream& out, bool terminal)
-      : total_(total > 0 ? total : 1), label_(std::move(label)), out_(out), terminal_(terminal),
+      : total_(total > 0 ? total : 1),
+        label_(std::move(label)),
+        out_(out),
+        terminal_(terminal),
         start_(std::chrono::steady_clock::now()) {}
 
   /// Records that `done` steps are complete; `note` is appended (loss, accuracy…).

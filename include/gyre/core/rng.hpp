@@ -25,9 +25,7 @@ class Rng {
     return static_cast<T>(std::uniform_real_distribution<double>(low, high)(engine_));
   }
   /// A uniform integer from [low, high] (both ends included).
-  long uniform_int(long low, long high) {
-    return std::uniform_int_distribution<long>(low, high)(engine_);
-  }
+  long uniform_int(long low, long high) { return std::uniform_int_distribution<long>(low, high)(engine_); }
   /// A rows×cols matrix of independent standard normal entries.
   template <class T>
   Matrix<T> normal_matrix(Eigen::Index rows, Eigen::Index cols) {

@@ -30,8 +30,8 @@ inline std::string shape_string(Eigen::Index rows, Eigen::Index cols) {
 
 /// Throws ShapeError unless m is rows×cols.
 template <class Derived>
-void require_shape(const char* function, const char* what, const Eigen::MatrixBase<Derived>& m,
-                   Eigen::Index rows, Eigen::Index cols) {
+void require_shape(const char* function, const char* what, const Eigen::MatrixBase<Derived>& m, Eigen::Index rows,
+                   Eigen::Index cols) {
   if (m.rows() != rows || m.cols() != cols) {
     throw ShapeError(function, std::string(what) + " must be " + shape_string(rows, cols),
                      shape_string(m.rows(), m.cols()));
@@ -40,8 +40,7 @@ void require_shape(const char* function, const char* what, const Eigen::MatrixBa
 
 /// Throws ShapeError unless v is a vector of the given length.
 template <class Derived>
-void require_size(const char* function, const char* what, const Eigen::MatrixBase<Derived>& v,
-                  Eigen::Index size) {
+void require_size(const char* function, const char* what, const Eigen::MatrixBase<Derived>& v, Eigen::Index size) {
   if (v.cols() != 1 || v.rows() != size) {
     throw ShapeError(function, std::string(what) + " must be a vector of length " + std::to_string(size),
                      shape_string(v.rows(), v.cols()));
@@ -54,10 +53,10 @@ void require_finite(const char* function, const char* what, const Eigen::MatrixB
   for (Eigen::Index j = 0; j < m.cols(); ++j) {
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
       if (!std::isfinite(m(i, j))) {
-        throw DomainError(function,
-                          std::string(what) + " has a non-finite entry at (" + std::to_string(i) + ", " +
-                              std::to_string(j) + ")",
-                          m(i, j));
+        throw DomainError(
+            function,
+            std::string(what) + " has a non-finite entry at (" + std::to_string(i) + ", " + std::to_string(j) + ")",
+            m(i, j));
       }
     }
   }

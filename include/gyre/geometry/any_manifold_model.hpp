@@ -66,10 +66,11 @@ Object from_dynamic(const std::string& function, const char* what, const Eigen::
   constexpr int rows = Object::RowsAtCompileTime;
   constexpr int cols = Object::ColsAtCompileTime;
   if ((rows != Eigen::Dynamic && m.rows() != rows) || (cols != Eigen::Dynamic && m.cols() != cols)) {
-    throw ShapeError(function, std::string(what) + " must be " +
-                                   shape_string(rows == Eigen::Dynamic ? m.rows() : rows,
-                                                cols == Eigen::Dynamic ? m.cols() : cols),
-                     shape_string(m.rows(), m.cols()));
+    throw ShapeError(
+        function,
+        std::string(what) + " must be " +
+            shape_string(rows == Eigen::Dynamic ? m.rows() : rows, cols == Eigen::Dynamic ? m.cols() : cols),
+        shape_string(m.rows(), m.cols()));
   }
   return m.template cast<typename Object::Scalar>();
 }
@@ -82,7 +83,8 @@ inline std::vector<std::uint64_t> demo_seeds(std::size_t count) {
 
 inline void append(std::vector<std::pair<std::string, double>>& out, const check::LawReport& report) {
   for (const auto& entry : report.laws) out.emplace_back(entry.law, entry.worst);
-  for (const auto& failure : report.failures) out.emplace_back("threw: " + failure, std::numeric_limits<double>::infinity());
+  for (const auto& failure : report.failures)
+    out.emplace_back("threw: " + failure, std::numeric_limits<double>::infinity());
 }
 
 template <class Space, class = void>
@@ -114,9 +116,7 @@ class ManifoldModel final : public AnyManifold::Concept {
   }
   int dim() const override { return space_.dim(); }
 
-  DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const override {
-    return space_.exp(point(x), tangent(v));
-  }
+  DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const override { return space_.exp(point(x), tangent(v)); }
   DynMatrix log(const DynMatrix& x, const DynMatrix& y) const override { return space_.log(point(x), point(y)); }
   DynMatrix transport(const DynMatrix& x, const DynMatrix& y, const DynMatrix& v) const override {
     return space_.transport(point(x), point(y), tangent(v));
@@ -147,25 +147,29 @@ class ManifoldModel final : public AnyManifold::Concept {
     }
   }
   DynMatrix random_point(Rng& rng) const override { return space_.random_point(rng); }
-  DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const override {
-    return space_.random_tangent(point(x), rng);
-  }
+  DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const override { return space_.random_tangent(point(x), rng); }
   void check_point(const DynMatrix& x) const override { space_.check_point(point(x)); }
   void check_tangent(const DynMatrix& x, const DynMatrix& v) const override {
     space_.check_tangent(point(x), tangent(v));
   }
 
   DynMatrix identity() const override {
-    if constexpr (kGroup) return space_.identity();
-    else throw not_a_group("identity");
+    if constexpr (kGroup)
+      return space_.identity();
+    else
+      throw not_a_group("identity");
   }
   DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const override {
-    if constexpr (kGroup) return space_.compose(point(g), point(h));
-    else throw not_a_group("compose");
+    if constexpr (kGroup)
+      return space_.compose(point(g), point(h));
+    else
+      throw not_a_group("compose");
   }
   DynMatrix inverse(const DynMatrix& g) const override {
-    if constexpr (kGroup) return space_.inverse(point(g));
-    else throw not_a_group("inverse");
+    if constexpr (kGroup)
+      return space_.inverse(point(g));
+    else
+      throw not_a_group("inverse");
   }
   DynMatrix act(const DynMatrix& g, const DynMatrix& p) const override {
     if constexpr (kGroup) {
@@ -176,31 +180,42 @@ class ManifoldModel final : public AnyManifold::Concept {
   }
   DynMatrix algebra_exp(const DynMatrix& a) const override {
     if constexpr (kGroup) {
-      return space_.algebra_exp(detail::from_dynamic<typename Space::Algebra>(name_ + "::algebra_exp", "algebra vector", a));
+      return space_.algebra_exp(
+          detail::from_dynamic<typename Space::Algebra>(name_ + "::algebra_exp", "algebra vector", a));
     } else {
       throw not_a_group("algebra_exp");
     }
   }
   DynMatrix algebra_log(const DynMatrix& g) const override {
-    if constexpr (kGroup) return space_.algebra_log(point(g));
-    else throw not_a_group("algebra_log");
+    if constexpr (kGroup)
+      return space_.algebra_log(point(g));
+    else
+      throw not_a_group("algebra_log");
   }
 
   DynMatrix gyro_add(const DynMatrix& a, const DynMatrix& b) const override {
-    if constexpr (kGyro) return space_.gyro_add(point(a), point(b));
-    else throw not_a_gyrogroup("gyro_add");
+    if constexpr (kGyro)
+      return space_.gyro_add(point(a), point(b));
+    else
+      throw not_a_gyrogroup("gyro_add");
   }
   DynMatrix gyro_inverse(const DynMatrix& a) const override {
-    if constexpr (kGyro) return space_.gyro_inverse(point(a));
-    else throw not_a_gyrogroup("gyro_inverse");
+    if constexpr (kGyro)
+      return space_.gyro_inverse(point(a));
+    else
+      throw not_a_gyrogroup("gyro_inverse");
   }
   DynMatrix gyration(const DynMatrix& a, const DynMatrix& b, const DynMatrix& c) const override {
-    if constexpr (kGyro) return space_.gyration(point(a), point(b), point(c));
-    else throw not_a_gyrogroup("gyration");
+    if constexpr (kGyro)
+      return space_.gyration(point(a), point(b), point(c));
+    else
+      throw not_a_gyrogroup("gyration");
   }
   DynMatrix gyro_scale(double r, const DynMatrix& a) const override {
-    if constexpr (kGyro) return space_.gyro_scale(static_cast<typename Space::Scalar>(r), point(a));
-    else throw not_a_gyrogroup("gyro_scale");
+    if constexpr (kGyro)
+      return space_.gyro_scale(static_cast<typename Space::Scalar>(r), point(a));
+    else
+      throw not_a_gyrogroup("gyro_scale");
   }
 
   std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const override {
@@ -245,13 +260,17 @@ class FiniteGroupModel final : public AnyManifold::Concept {
 
   DynMatrix exp(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("exp"); }
   DynMatrix log(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("log"); }
-  DynMatrix transport(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("transport"); }
+  DynMatrix transport(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override {
+    throw not_a_manifold("transport");
+  }
   double inner(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("inner"); }
   double norm(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("norm"); }
   double dist(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("dist"); }
   DynMatrix project(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("project"); }
   DynMatrix retract(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("retract"); }
-  DynMatrix egrad_to_rgrad(const DynMatrix&, const DynMatrix&) const override { throw not_a_manifold("egrad_to_rgrad"); }
+  DynMatrix egrad_to_rgrad(const DynMatrix&, const DynMatrix&) const override {
+    throw not_a_manifold("egrad_to_rgrad");
+  }
   DynMatrix mean(const std::vector<DynMatrix>&) const override { throw not_a_manifold("mean"); }
   DynMatrix random_point(Rng& rng) const override {
     const auto elements = group_.elements();
@@ -289,7 +308,8 @@ class FiniteGroupModel final : public AnyManifold::Concept {
     for (Eigen::Index i = 0; i < m.size(); ++i) {
       if (m(i) != std::round(m(i))) throw DomainError(name_, "group elements are integers", m(i));
     }
-    if (m.cols() != 1) throw ShapeError(name_, "a group element is an integer or a list of integers", shape_string(m.rows(), m.cols()));
+    if (m.cols() != 1)
+      throw ShapeError(name_, "a group element is an integer or a list of integers", shape_string(m.rows(), m.cols()));
     return group_.from_integers(m.cast<int>());
   }
   DynMatrix to_dynamic(const typename Group::Element& g) const { return group_.to_integers(g).template cast<double>(); }
@@ -320,7 +340,9 @@ class MatrixGroupModel final : public AnyManifold::Concept {
 
   DynMatrix exp(const DynMatrix&, const DynMatrix&) const override { throw no_metric("exp"); }
   DynMatrix log(const DynMatrix&, const DynMatrix&) const override { throw no_metric("log"); }
-  DynMatrix transport(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw no_metric("transport"); }
+  DynMatrix transport(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override {
+    throw no_metric("transport");
+  }
   double inner(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw no_metric("inner"); }
   double norm(const DynMatrix&, const DynMatrix&) const override { throw no_metric("norm"); }
   double dist(const DynMatrix&, const DynMatrix&) const override { throw no_metric("dist"); }
@@ -334,18 +356,23 @@ class MatrixGroupModel final : public AnyManifold::Concept {
   void check_tangent(const DynMatrix&, const DynMatrix&) const override { throw no_metric("check_tangent"); }
 
   DynMatrix identity() const override { return group_.identity(); }
-  DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const override { return group_.compose(point(g), point(h)); }
+  DynMatrix compose(const DynMatrix& g, const DynMatrix& h) const override {
+    return group_.compose(point(g), point(h));
+  }
   DynMatrix inverse(const DynMatrix& g) const override { return group_.inverse(point(g)); }
   DynMatrix act(const DynMatrix& g, const DynMatrix& p) const override {
     return group_.act(point(g), detail::from_dynamic<typename Group::ActedPoint>(name_ + "::act", "acted point", p));
   }
   DynMatrix algebra_exp(const DynMatrix& a) const override {
-    return group_.algebra_exp(detail::from_dynamic<typename Group::Algebra>(name_ + "::algebra_exp", "algebra vector", a));
+    return group_.algebra_exp(
+        detail::from_dynamic<typename Group::Algebra>(name_ + "::algebra_exp", "algebra vector", a));
   }
   DynMatrix algebra_log(const DynMatrix& g) const override { return group_.algebra_log(point(g)); }
   DynMatrix gyro_add(const DynMatrix&, const DynMatrix&) const override { throw no_metric("gyro_add"); }
   DynMatrix gyro_inverse(const DynMatrix&) const override { throw no_metric("gyro_inverse"); }
-  DynMatrix gyration(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override { throw no_metric("gyration"); }
+  DynMatrix gyration(const DynMatrix&, const DynMatrix&, const DynMatrix&) const override {
+    throw no_metric("gyration");
+  }
   DynMatrix gyro_scale(double, const DynMatrix&) const override { throw no_metric("gyro_scale"); }
 
   std::vector<std::pair<std::string, double>> self_check(std::size_t cases) const override {

@@ -23,7 +23,8 @@ FrechetMean<typename M::Point> frechet_mean(const M& m, const xt::xarray<T>& poi
   detail::require_item_shape<P>("batch::frechet_mean", "points", points);
   std::vector<P> items;
   items.reserve(points.shape()[0]);
-  for (std::size_t b = 0; b < points.shape()[0]; ++b) items.push_back(detail::item<P>(points, static_cast<std::ptrdiff_t>(b)));
+  for (std::size_t b = 0; b < points.shape()[0]; ++b)
+    items.push_back(detail::item<P>(points, static_cast<std::ptrdiff_t>(b)));
   return gyre::frechet_mean(m, items, std::move(weights), options);
 }
 

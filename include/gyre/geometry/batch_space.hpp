@@ -160,9 +160,8 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
     const std::size_t n = this->item_count("BatchSpace::dist", x);
     require_same_shape("BatchSpace::dist", x, y);
     Array out = Array::from_shape(leading_shape(x));
-    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
-      out.data()[i] = space_.dist(item<Point>(x, i), item<Point>(y, i));
-    });
+    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(),
+                 [&](std::ptrdiff_t i) { out.data()[i] = space_.dist(item<Point>(x, i), item<Point>(y, i)); });
     return out;
   }
   [[nodiscard]] Array random_points(const Shape& leading, Rng& rng) const override {
@@ -232,9 +231,8 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
     const std::size_t n = this->item_count(where, a);
     require_same_shape(where, a, b);
     Array out = Array::from_shape(a.shape());
-    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
-      store(out, i, Tangent(op(item<Point>(a, i), item<Second>(b, i))));
-    });
+    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(),
+                 [&](std::ptrdiff_t i) { store(out, i, Tangent(op(item<Point>(a, i), item<Second>(b, i)))); });
     return out;
   }
 

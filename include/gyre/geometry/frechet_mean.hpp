@@ -85,8 +85,8 @@ FrechetMean<typename M::Point> frechet_mean(const M& m, const std::vector<typena
     result.point = m.exp(result.point, step);
   }
   throw ConvergenceError("frechet_mean",
-                         "Karcher iteration did not reach its tolerance in " +
-                             std::to_string(options.max_iterations) + " iterations (last step norm)",
+                         "Karcher iteration did not reach its tolerance in " + std::to_string(options.max_iterations) +
+                             " iterations (last step norm)",
                          result.last_step_norm);
 }
 

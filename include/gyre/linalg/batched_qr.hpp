@@ -99,7 +99,7 @@ extern template void batched_qr(const xt::xarray<float>&, BatchedQr<float>&);
 extern template void batched_qr(const xt::xarray<double>&, BatchedQr<double>&);
 extern template void batched_qr_backward(const BatchedQr<float>&, const xt::xarray<float>&, const xt::xarray<float>*,
                                          xt::xarray<float>&);
-extern template void batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&,
-                                         const xt::xarray<double>*, xt::xarray<double>&);
+extern template void batched_qr_backward(const BatchedQr<double>&, const xt::xarray<double>&, const xt::xarray<double>*,
+                                         xt::xarray<double>&);
 
 }  // namespace gyre::linalg

@@ -41,8 +41,7 @@ template <class T>
 void batched_symmetric_eigen(int n, std::ptrdiff_t count, const T* matrices, T* values, T* vectors,
                              const T* start = nullptr);
 
-extern template void batched_symmetric_eigen<float>(int, std::ptrdiff_t, const float*, float*, float*,
-                                                    const float*);
+extern template void batched_symmetric_eigen<float>(int, std::ptrdiff_t, const float*, float*, float*, const float*);
 extern template void batched_symmetric_eigen<double>(int, std::ptrdiff_t, const double*, double*, double*,
                                                      const double*);
 

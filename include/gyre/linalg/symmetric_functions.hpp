@@ -60,7 +60,9 @@ struct Log {
   static constexpr const char* kName = "Log";
   static constexpr bool kPositiveDomain = true;
   template <class T>
-  T value(T x) const { return std::log(x); }
+  T value(T x) const {
+    return std::log(x);
+  }
   template <class T>
   T divided(T a, T b) const {
     if (a == b) return T(1) / a;
@@ -75,7 +77,9 @@ struct Exp {
   static constexpr const char* kName = "Exp";
   static constexpr bool kPositiveDomain = false;
   template <class T>
-  T value(T x) const { return std::exp(x); }
+  T value(T x) const {
+    return std::exp(x);
+  }
   template <class T>
   T divided(T a, T b) const {
     if (a == b) return std::exp(a);
@@ -94,7 +98,9 @@ struct Power {
   static constexpr bool kPositiveDomain = true;
   double p;
   template <class T>
-  T value(T x) const { return std::pow(x, static_cast<T>(p)); }
+  T value(T x) const {
+    return std::pow(x, static_cast<T>(p));
+  }
   template <class T>
   T divided(T a, T b) const {
     const T q = static_cast<T>(p);
@@ -111,9 +117,13 @@ struct Sqrt {
   static constexpr const char* kName = "Sqrt";
   static constexpr bool kPositiveDomain = true;
   template <class T>
-  T value(T x) const { return std::sqrt(x); }
+  T value(T x) const {
+    return std::sqrt(x);
+  }
   template <class T>
-  T divided(T a, T b) const { return T(1) / (std::sqrt(a) + std::sqrt(b)); }
+  T divided(T a, T b) const {
+    return T(1) / (std::sqrt(a) + std::sqrt(b));
+  }
 };
 
 /// 1/√x on (0, ∞); (1/√)[a, b] = −1/(√a·√b·(√a + √b)).
@@ -121,7 +131,9 @@ struct InverseSqrt {
   static constexpr const char* kName = "InverseSqrt";
   static constexpr bool kPositiveDomain = true;
   template <class T>
-  T value(T x) const { return T(1) / std::sqrt(x); }
+  T value(T x) const {
+    return T(1) / std::sqrt(x);
+  }
   template <class T>
   T divided(T a, T b) const {
     const T ra = std::sqrt(a);
@@ -142,7 +154,9 @@ struct Rectify {
   static constexpr bool kPositiveDomain = false;
   double epsilon;
   template <class T>
-  T value(T x) const { return std::max(x, static_cast<T>(epsilon)); }
+  T value(T x) const {
+    return std::max(x, static_cast<T>(epsilon));
+  }
   template <class T>
   T divided(T a, T b) const {
     const T e = static_cast<T>(epsilon);
@@ -188,8 +202,7 @@ template <class T, class F>
 template <class T, class F>
 [[nodiscard]] Matrix<T> inverse_frechet_derivative(const SymmetricEigen<T>& e, const F& f, const Matrix<T>& h) {
   const Matrix<T> rotated = e.vectors.transpose() * h * e.vectors;
-  return symmetric_part<T>(e.vectors * rotated.cwiseQuotient(divided_differences(e, f)) *
-                           e.vectors.transpose());
+  return symmetric_part<T>(e.vectors * rotated.cwiseQuotient(divided_differences(e, f)) * e.vectors.transpose());
 }
 
 // ── Shorthands for one-off calls ──────────────────────────────────────────────────────────

@@ -43,8 +43,8 @@ struct Conv2dGradients {
 /// Backward pass of conv2d; skips ∂L/∂input (left empty) when `need_input` is false.
 template <class T>
 [[nodiscard]] Conv2dGradients<T> conv2d_backward(const xt::xtensor<T, 4>& input, const xt::xtensor<T, 4>& filter,
-                                                 const xt::xtensor<T, 4>& grad_output,
-                                                 const Conv2dGeometry& geometry, bool need_input = true);
+                                                 const xt::xtensor<T, 4>& grad_output, const Conv2dGeometry& geometry,
+                                                 bool need_input = true);
 
 /// conv2d by im2col + Eigen GEMM, whatever the build: the reference the oneDNN path is tested against.
 template <class T>
@@ -79,7 +79,7 @@ extern template Conv2dGradients<float> conv2d_backward_reference(const xt::xtens
                                                                  bool);
 extern template Conv2dGradients<double> conv2d_backward_reference(const xt::xtensor<double, 4>&,
                                                                   const xt::xtensor<double, 4>&,
-                                                                  const xt::xtensor<double, 4>&,
-                                                                  const Conv2dGeometry&, bool);
+                                                                  const xt::xtensor<double, 4>&, const Conv2dGeometry&,
+                                                                  bool);
 
 }  // namespace gyre::nn

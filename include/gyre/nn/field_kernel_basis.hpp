@@ -56,7 +56,7 @@ class FieldKernelBasis {
     Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> samples_float;
   };
   struct BiasColumn {
-    int channel_offset;  // first channel of the field
+    int channel_offset;     // first channel of the field
     Vector<double> column;  // the field's Q column of this trivial irrep
   };
   int kernel_size_;

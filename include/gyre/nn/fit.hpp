@@ -38,12 +38,13 @@ using FitProgress = std::function<void(std::size_t, std::size_t, double, double)
 /// Trains net on (inputs, labels) with (Riemannian) Adam; `after_epoch(e)` runs after each epoch
 /// (evaluation, logging). Throws ShapeError if labels.size() ≠ N or the logits are not (N, K),
 /// DomainError for a batch size < 1, ConvergenceError if a parameter becomes non-finite.
-std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>& inputs, const std::vector<int>& labels,
-                                     const FitOptions& options, const FitProgress& progress = {},
+std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>& inputs,
+                                     const std::vector<int>& labels, const FitOptions& options,
+                                     const FitProgress& progress = {},
                                      const std::function<void(int)>& after_epoch = {});
 
 /// The fraction of samples whose largest logit is at their label (evaluation mode, no saved state).
-[[nodiscard]] double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs, const std::vector<int>& labels,
-                                         int batch_size = 256);
+[[nodiscard]] double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs,
+                                         const std::vector<int>& labels, int batch_size = 256);
 
 }  // namespace gyre::nn

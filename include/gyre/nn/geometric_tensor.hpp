@@ -20,7 +20,8 @@ namespace gyre::nn {
 /// An xtensor of fixed rank N holding an xarray's buffer without copying (ShapeError if the rank differs).
 template <std::size_t N, class T>
 [[nodiscard]] xt::xtensor<T, N> to_fixed_rank(xt::xarray<T>&& array) {
-  if (array.dimension() != N) throw ShapeError("to_fixed_rank", "array must have " + std::to_string(N) + " axes", array.dimension());
+  if (array.dimension() != N)
+    throw ShapeError("to_fixed_rank", "array must have " + std::to_string(N) + " axes", array.dimension());
   typename xt::xtensor<T, N>::shape_type shape;
   typename xt::xtensor<T, N>::strides_type strides;
   std::copy(array.shape().begin(), array.shape().end(), shape.begin());
@@ -39,7 +40,8 @@ template <class T, std::size_t N>
 /// A batch of features with their type; the constructor checks the data's shape against the type.
 template <class T>
 struct GeometricTensor {
-  GeometricTensor(TensorType tensor_type, xt::xarray<T> values) : type(std::move(tensor_type)), data(std::move(values)) {
+  GeometricTensor(TensorType tensor_type, xt::xarray<T> values)
+      : type(std::move(tensor_type)), data(std::move(values)) {
     type.check_shape("GeometricTensor", std::vector<std::size_t>(data.shape().begin(), data.shape().end()));
   }
   /// Feature maps (N, C, H, W) of a grid type, taking the buffer without a copy.
@@ -55,7 +57,8 @@ struct GeometricTensor {
   /// Zero feature maps of a grid type and spatial size.
   static GeometricTensor zeros(const TensorType& grid_type, std::size_t n, std::size_t h, std::size_t w) {
     // xt::zeros, not from_shape(…)·0: uninitialised memory may hold NaN, and NaN·0 is NaN.
-    return GeometricTensor(grid_type, xt::xarray<T>(xt::zeros<T>({n, static_cast<std::size_t>(grid_type.channels()), h, w})));
+    return GeometricTensor(grid_type,
+                           xt::xarray<T>(xt::zeros<T>({n, static_cast<std::size_t>(grid_type.channels()), h, w})));
   }
 
   /// The batch size B.

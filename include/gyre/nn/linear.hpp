@@ -38,7 +38,7 @@ class Linear : public Module<T> {
 
  private:
   TensorType in_type_, out_type_;
-  Parameter<T> weight_;  // (out, in)
+  Parameter<T> weight_;               // (out, in)
   std::optional<Parameter<T>> bias_;  // (out)
   SavedCalls<xt::xarray<T>> inputs_;
 };

@@ -30,12 +30,15 @@ class PlainConv2d : public Module<T> {
       : in_(plain_field_type(in_channels)), out_(plain_field_type(out_channels)), geometry_(geometry) {
     if (!(kernel_size >= 1)) throw DomainError("PlainConv2d", "kernel size must be >= 1", kernel_size);
     const std::size_t k = static_cast<std::size_t>(kernel_size);
-    weight_ = Parameter<T>{"weight", xt::xarray<T>::from_shape({std::size_t(out_channels), std::size_t(in_channels), k, k}),
-                           xt::zeros<T>({std::size_t(out_channels), std::size_t(in_channels), k, k})};
+    weight_ =
+        Parameter<T>{"weight", xt::xarray<T>::from_shape({std::size_t(out_channels), std::size_t(in_channels), k, k}),
+                     xt::zeros<T>({std::size_t(out_channels), std::size_t(in_channels), k, k})};
     Rng rng(seed);
     const double scale = std::sqrt(2.0 / (in_channels * kernel_size * kernel_size));
     for (T& v : weight_.value) v = static_cast<T>(scale * rng.normal<double>());
-    if (bias) bias_ = Parameter<T>{"bias", xt::zeros<T>({std::size_t(out_channels)}), xt::zeros<T>({std::size_t(out_channels)})};
+    if (bias)
+      bias_ =
+          Parameter<T>{"bias", xt::zeros<T>({std::size_t(out_channels)}), xt::zeros<T>({std::size_t(out_channels)})};
   }
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override {
@@ -68,8 +71,8 @@ class PlainConv2d : public Module<T> {
   [[nodiscard]] std::size_t pending_calls() const override { return inputs_.size(); }
   void discard_saved() override { inputs_.clear(); }
   [[nodiscard]] std::string describe() const override {
-    return "PlainConv2d(" + std::to_string(in_.channels()) + " → " + std::to_string(out_.channels()) + ", k=" +
-           std::to_string(weight_.value.shape(2)) + ")";
+    return "PlainConv2d(" + std::to_string(in_.channels()) + " → " + std::to_string(out_.channels()) +
+           ", k=" + std::to_string(weight_.value.shape(2)) + ")";
   }
 
  private:

@@ -45,8 +45,8 @@ class ManifoldFiber {
   /// The fiber of `channels` points of Geometry<T>(args…), e.g. ManifoldFiber::of<Sphere>(4, "S^2", 2).
   template <template <class> class Geometry, class... Args>
   static ManifoldFiber of(int channels, const std::string& name, const Args&... args) {
-    return ManifoldFiber(make_batch_space(Geometry<float>(args...), name), make_batch_space(Geometry<double>(args...), name),
-                         channels);
+    return ManifoldFiber(make_batch_space(Geometry<float>(args...), name),
+                         make_batch_space(Geometry<double>(args...), name), channels);
   }
 
   [[nodiscard]] int channels() const noexcept { return channels_; }
@@ -108,7 +108,9 @@ class TensorType {
   /// "grid × C8[16×regular]", "none × SPD(3)[4]", "points × ℝ[10]", "none × ℝ^(3×3)[4]".
   [[nodiscard]] std::string describe() const;
 
-  friend bool operator==(const TensorType& a, const TensorType& b) { return a.base_ == b.base_ && a.fiber_ == b.fiber_; }
+  friend bool operator==(const TensorType& a, const TensorType& b) {
+    return a.base_ == b.base_ && a.fiber_ == b.fiber_;
+  }
   friend bool operator!=(const TensorType& a, const TensorType& b) { return !(a == b); }
 
  private:

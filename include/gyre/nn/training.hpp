@@ -23,7 +23,8 @@ namespace gyre::nn {
 
 /// Image i rotated counter-clockwise by angles[i] about the map's centre (bilinear, zero outside;
 /// exact pixel permutations for multiples of 90°).
-[[nodiscard]] xt::xtensor<float, 4> rotate_images(const xt::xtensor<float, 4>& images, const std::vector<double>& angles);
+[[nodiscard]] xt::xtensor<float, 4> rotate_images(const xt::xtensor<float, 4>& images,
+                                                  const std::vector<double>& angles);
 
 /// Logits (N, K) from a network output (N, K, 1, 1).
 [[nodiscard]] xt::xtensor<float, 2> flatten_logits(const GeometricTensor<float>& output);

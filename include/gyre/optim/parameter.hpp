@@ -36,7 +36,10 @@ struct Parameter {
       : name(std::move(parameter_name)), value(std::move(initial)), grad(std::move(gradient)) {}
   /// A parameter on `manifold`; the value is checked to be a batch of its points.
   Parameter(std::string parameter_name, xt::xarray<T> initial, std::shared_ptr<const BatchSpace<T>> manifold)
-      : name(std::move(parameter_name)), value(std::move(initial)), grad(xt::zeros_like(value)), space(std::move(manifold)) {
+      : name(std::move(parameter_name)),
+        value(std::move(initial)),
+        grad(xt::zeros_like(value)),
+        space(std::move(manifold)) {
     if (space) space->check_points(value);
   }
 

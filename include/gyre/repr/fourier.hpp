@@ -18,6 +18,7 @@ namespace gyre::repr {
 /// The same by the defining sum, O(|G|²): the reference the FFT is tested against.
 [[nodiscard]] std::vector<Matrix<double>> fourier_transform_direct(const PlanarGroup& group, const Vector<double>& f);
 /// f from its coefficients (the inverse of fourier_transform).
-[[nodiscard]] Vector<double> inverse_fourier_transform(const PlanarGroup& group, const std::vector<Matrix<double>>& coefficients);
+[[nodiscard]] Vector<double> inverse_fourier_transform(const PlanarGroup& group,
+                                                       const std::vector<Matrix<double>>& coefficients);
 
 }  // namespace gyre::repr

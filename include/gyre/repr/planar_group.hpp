@@ -70,8 +70,7 @@ class PlanarGroup {
   friend bool operator!=(const PlanarGroup& a, const PlanarGroup& b) noexcept { return !(a == b); }
 
  private:
-  PlanarGroup(PlanarGroupKind kind, int n, int max_frequency)
-      : kind_(kind), n_(n), max_frequency_(max_frequency) {}
+  PlanarGroup(PlanarGroupKind kind, int n, int max_frequency) : kind_(kind), n_(n), max_frequency_(max_frequency) {}
   PlanarGroupKind kind_;
   int n_;
   int max_frequency_;

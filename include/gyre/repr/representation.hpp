@@ -62,7 +62,8 @@ class Representation {
 [[nodiscard]] Representation regular_representation(const PlanarGroup& group);
 /// The quotient representation on functions of G/H for the subgroup H = C_M ⊂ C_N (M divides N)
 /// or H = {e, flip} ⊂ D_N: the permutation action on the cosets gH.
-[[nodiscard]] Representation quotient_representation(const PlanarGroup& group, int subgroup_rotations, bool subgroup_has_flip);
+[[nodiscard]] Representation quotient_representation(const PlanarGroup& group, int subgroup_rotations,
+                                                     bool subgroup_has_flip);
 /// ρ₁ ⊕ ρ₂ ⊕ … (all of the same group).
 [[nodiscard]] Representation direct_sum(const std::vector<Representation>& parts, const std::string& name);
 /// P·ρ·Pᵀ for an orthogonal P.

@@ -5,7 +5,8 @@
 namespace gyre::detail {
 
 AnyManifold make_grassmann_space(const std::string& name, const SpaceParams& params) {
-  return wrap_manifold(name, Grassmann<double>(integer_param(name, params, "n", 2), integer_param(name, params, "p", 1)));
+  return wrap_manifold(name,
+                       Grassmann<double>(integer_param(name, params, "n", 2), integer_param(name, params, "p", 1)));
 }
 
 }  // namespace gyre::detail
