@@ -23,6 +23,7 @@
 
 #include <limits>
 
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
@@ -124,6 +125,63 @@ class SpdAffineInvariant {
     return linalg::symmetric_part<T>(r.sqrt * spd::random_symmetric<T>(n_, ab_, rng) * r.sqrt);
   }
 
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // Chain rules through the Daleckii–Krein derivatives of P^½, P^-½, expm, logm and sqrtm (each
+  // self-adjoint for the trace pairing), with S = P^½, R = P^-½ and, for any product Y = A·M·A of
+  // symmetric factors, ∂A = G·A·M + M·A·G and ∂M = A·G·A.
+  //   exp = S expm(R V R) S,  log = S logm(R Q R) S,  transport = E W Eᵀ with E = S sqrtm(R Q R) R.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& p, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      spd::check_point_and_tangent("SpdAffineInvariant::exp_vjp", p, v, n_);
+      check_cotangent("SpdAffineInvariant::exp_vjp", g);
+    }
+    const Pullback root(p);
+    const linalg::SymmetricEigen<T> inner =
+        linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(root.inv_sqrt * v * root.inv_sqrt));
+    const Matrix<T> e = linalg::apply(inner, linalg::Exp{});
+    const Matrix<T> grad_inner =
+        linalg::frechet_derivative(inner, linalg::Exp{}, linalg::symmetric_part<T>(root.sqrt * g * root.sqrt));
+    const Matrix<T> grad_sqrt = g * root.sqrt * e + e * root.sqrt * g;
+    const Matrix<T> grad_inv_sqrt = grad_inner * root.inv_sqrt * v + v * root.inv_sqrt * grad_inner;
+    return {root.to_p(grad_sqrt, grad_inv_sqrt), linalg::symmetric_part<T>(root.inv_sqrt * grad_inner * root.inv_sqrt)};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& p, const Point& q, const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdAffineInvariant::log_vjp", p, q, n_);
+      check_cotangent("SpdAffineInvariant::log_vjp", g);
+    }
+    const Pullback root(p);
+    const linalg::SymmetricEigen<T> w = whitened(Roots{root.sqrt, root.inv_sqrt}, q);
+    const Matrix<T> l = linalg::apply(w, linalg::Log{});
+    const Matrix<T> grad_w =
+        linalg::frechet_derivative(w, linalg::Log{}, linalg::symmetric_part<T>(root.sqrt * g * root.sqrt));
+    const Matrix<T> grad_sqrt = g * root.sqrt * l + l * root.sqrt * g;
+    const Matrix<T> grad_inv_sqrt = grad_w * root.inv_sqrt * q + q * root.inv_sqrt * grad_w;
+    return {root.to_p(grad_sqrt, grad_inv_sqrt), linalg::symmetric_part<T>(root.inv_sqrt * grad_w * root.inv_sqrt)};
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdAffineInvariant::transport_vjp", p, q, n_);
+      spd::check_symmetric_tangent("SpdAffineInvariant::transport_vjp", w, n_);
+      check_cotangent("SpdAffineInvariant::transport_vjp", g);
+    }
+    const Pullback root(p);
+    const linalg::SymmetricEigen<T> white = whitened(Roots{root.sqrt, root.inv_sqrt}, q);
+    const Matrix<T> h = linalg::apply(white, linalg::Sqrt{});
+    const Matrix<T> e = root.sqrt * h * root.inv_sqrt;
+    const Matrix<T> grad_e = (g + g.transpose()) * e * w;
+    const Matrix<T> grad_white = linalg::frechet_derivative(
+        white, linalg::Sqrt{}, linalg::symmetric_part<T>(root.sqrt * grad_e * root.inv_sqrt));
+    const Matrix<T> grad_sqrt = grad_e * root.inv_sqrt * h;
+    const Matrix<T> grad_inv_sqrt =
+        h * root.sqrt * grad_e + grad_white * root.inv_sqrt * q + q * root.inv_sqrt * grad_white;
+    return {root.to_p(grad_sqrt, grad_inv_sqrt), linalg::symmetric_part<T>(root.inv_sqrt * grad_white * root.inv_sqrt),
+            linalg::symmetric_part<T>(e.transpose() * g * e)};
+  }
+
   // ── Gyrogroup (GyroBN's AIM structure; identity I) ──
   /// P ⊕ Q = P^½ Q P^½.
   [[nodiscard]] Point gyro_identity() const { return Point::Identity(n_, n_); }
@@ -173,6 +231,28 @@ class SpdAffineInvariant {
   }
 
  private:
+  // P's eigendecomposition with S = P^½ and R = P^-½, and the pullback of gradients with respect
+  // to S and R to one with respect to P.
+  struct Pullback {
+    explicit Pullback(const Point& p)
+        : eigen(linalg::symmetric_eigen<T>(p)),
+          sqrt(linalg::apply(eigen, linalg::Sqrt{})),
+          inv_sqrt(linalg::apply(eigen, linalg::InverseSqrt{})) {}
+    [[nodiscard]] Matrix<T> to_p(const Matrix<T>& grad_sqrt, const Matrix<T>& grad_inv_sqrt) const {
+      return linalg::symmetric_part<T>(
+          linalg::frechet_derivative(eigen, linalg::Sqrt{}, linalg::symmetric_part<T>(grad_sqrt)) +
+          linalg::frechet_derivative(eigen, linalg::InverseSqrt{}, linalg::symmetric_part<T>(grad_inv_sqrt)));
+    }
+    linalg::SymmetricEigen<T> eigen;
+    Matrix<T> sqrt;
+    Matrix<T> inv_sqrt;
+  };
+
+  void check_cotangent(const char* function, const Matrix<T>& g) const {
+    require_shape(function, "cotangent", g, n_, n_);
+    require_finite(function, "cotangent", g);
+  }
+
   // The eigendecomposition of P^-½ Q P^-½.
   static linalg::SymmetricEigen<T> whitened(const Roots& r, const Point& q) {
     linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(r.inv_sqrt * q * r.inv_sqrt));

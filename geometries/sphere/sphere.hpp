@@ -30,6 +30,7 @@
 
 #include <boost/math/constants/constants.hpp>
 
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
@@ -116,6 +117,58 @@ class Sphere {
     return g - x.dot(g) * x;
   }
 
+  // ── Derivatives (gyre/core/derivatives.hpp) ────────────────────────────────────────────
+  // Of the formulas above as functions of ambient x, v, y (their re-normalisations move nothing
+  // along the manifold). With θ = ‖v‖, c = cos θ, s = sinc θ, q = s′(θ)/θ:
+  //   exp:  ∂x = c·G,  ∂v = s·G + (q⟨G, v⟩ − s⟨G, x⟩)·v
+  //   log = f(c)(y − c·x) with c = ⟨x, y⟩, f = θ/sin θ, f′(c) = q/s³; with k = f′⟨G, y − cx⟩ − f⟨G, x⟩:
+  //         ∂x = k·y − c·f·G,  ∂y = k·x + f·G
+  //   transport = w − m(a·u + s·x) with u = log(x, y), m = ⟨u, w⟩, a = (1 − cos θ)/θ², r = a′(θ)/θ,
+  //         K = a⟨G, u⟩ + s⟨G, x⟩: ∂w = G − K·u, ∂x ∋ −m·s·G, ∂u = −K·w − m·a·G − m(r⟨G, u⟩ + q⟨G, x⟩)·u,
+  //         and ∂u flows on through log_vjp.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& x, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      check_tangent_at_point("Sphere::exp_vjp", x, v);
+      require_size("Sphere::exp_vjp", "cotangent", g, x.size());
+      require_finite("Sphere::exp_vjp", "cotangent", g);
+    }
+    const T theta = v.norm();
+    const T s = sinc(theta);
+    return {std::cos(theta) * g, s * g + (sinc_derivative_over_theta(theta) * g.dot(v) - s * g.dot(x)) * v};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& x, const Point& y, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Sphere::log_vjp", x, y);
+      require_size("Sphere::log_vjp", "cotangent", g, x.size());
+      require_finite("Sphere::log_vjp", "cotangent", g);
+    }
+    return log_vjp_unchecked("Sphere::log_vjp", x, y, g);
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& x, const Point& y, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Sphere::transport_vjp", x, y);
+      check_tangent("Sphere::transport_vjp", x, w);
+      require_size("Sphere::transport_vjp", "cotangent", g, x.size());
+      require_finite("Sphere::transport_vjp", "cotangent", g);
+    }
+    const Tangent u = log_unchecked("Sphere::transport_vjp", x, y);
+    const T theta = u.norm();
+    const T a = one_minus_cos_over_sq(theta);
+    const T s = sinc(theta);
+    const T m = u.dot(w);
+    const T k = a * g.dot(u) + s * g.dot(x);
+    const Tangent grad_u = -k * w - m * a * g -
+                           m *
+                               (one_minus_cos_over_sq_derivative_over_theta(theta) * g.dot(u) +
+                                sinc_derivative_over_theta(theta) * g.dot(x)) *
+                               u;
+    LogVjp<Point> through_log = log_vjp_unchecked("Sphere::transport_vjp", x, y, grad_u);
+    return {Point(through_log.x - m * s * g), std::move(through_log.y), Tangent(g - k * u)};
+  }
+
   [[nodiscard]] Point retract(const Point& x, const Tangent& v) const {
     if (checks_enabled()) check_tangent_at_point("Sphere::retract", x, v);
     const Point y = x + v;
@@ -150,6 +203,19 @@ class Sphere {
     // θ/‖u‖ → 1 as ‖u‖ → 0 (then θ ≈ ‖u‖), and ‖u‖ = 0 only for y = x: return 0 there.
     if (parts.u_norm == 0) return Tangent::Zero(x.size());
     return (parts.theta / parts.u_norm) * parts.u;
+  }
+
+  LogVjp<Point> log_vjp_unchecked(const char* function, const Point& x, const Point& y, const Tangent& g) const {
+    const Orthogonal parts = orthogonal_part(x, y);
+    if (parts.u_norm <= 4 * std::numeric_limits<T>::epsilon() && parts.cos_theta < 0) {
+      throw DomainError(function, "points are antipodal, the log is not differentiable (‖y + x‖)",
+                        static_cast<double>((y + x).norm()));
+    }
+    const T s = sinc(parts.theta);
+    const T f = T(1) / s;
+    const T f_prime = sinc_derivative_over_theta(parts.theta) / (s * s * s);
+    const T k = f_prime * g.dot(parts.u) - f * g.dot(x);
+    return {Point(k * y - parts.cos_theta * f * g), Point(k * x + f * g)};
   }
 
   struct Orthogonal {

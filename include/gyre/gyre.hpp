@@ -13,6 +13,7 @@
 // core
 #include "gyre/core/batch.hpp"
 #include "gyre/core/checks.hpp"
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
@@ -42,6 +43,7 @@
 #include "gyre/geometry/metric_gradient.hpp"
 
 // check
+#include "gyre/check/derivative_laws.hpp"
 #include "gyre/check/equivariance.hpp"
 #include "gyre/check/finite_group_laws.hpp"
 #include "gyre/check/gradient_check.hpp"

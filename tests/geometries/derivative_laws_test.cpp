@@ -1,0 +1,121 @@
+// Derivatives of geometry (gyre/core/derivatives.hpp): every VJP against central differences
+// along the manifold (gyre::check::derivative_laws), near and far from the base point, and a
+// checker that catches a VJP wrong by 1 %.
+#include "gyre/check/derivative_laws.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <doctest/doctest.h>
+
+#include "gyre/core/error.hpp"
+#include "spd/spd.hpp"
+#include "sphere/sphere.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+// Central differences at h = 1e-5 err by about 1e-9 relative (h² times the third derivative,
+// plus ε/h; measured worst 9e-10); a wrong formula errs by its own size (1 % is caught below).
+constexpr double kTolerance = 1e-8;
+
+template <class M>
+void check_derivatives(const M& space, gyre::check::DerivativeLawOptions options = {}) {
+  const auto report = gyre::check::derivative_laws(space, gyre::test::seeds(100), options);
+  for (const auto& failure : report.failures) FAIL_CHECK(failure);
+  CHECK(report.laws.size() == (gyre::has_exp_log_vjp_v<M> ? 2u : 0u) + (gyre::has_transport_vjp_v<M> ? 1u : 0u));
+  for (const auto& law : report.laws) {
+    CAPTURE(law.law);
+    CAPTURE(law.worst_seed);
+    CHECK(law.cases == 100);
+    CHECK(law.worst <= kTolerance);
+  }
+}
+
+// The sphere with an exp VJP that is 1 % off in ∂v: what the checker exists to catch.
+struct SphereWithWrongVjp : gyre::Sphere<double> {
+  using gyre::Sphere<double>::Sphere;
+  [[nodiscard]] gyre::ExpVjp<Point, Tangent> exp_vjp(const Point& x, const Tangent& v, const Point& g) const {
+    auto vjp = gyre::Sphere<double>::exp_vjp(x, v, g);
+    vjp.v *= 1.01;
+    return vjp;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("derivatives: the sphere's exp, log and transport VJPs, far and within 1e-3 of the base point") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::Sphere<double>> && gyre::has_transport_vjp_v<gyre::Sphere<double>>);
+  for (const int n : {1, 2, 5}) {
+    CAPTURE(n);
+    check_derivatives(gyre::Sphere<double>(n));
+    gyre::check::DerivativeLawOptions near;
+    near.reach = 3e-4;  // θ below 1e-3: the series branches of sinc′ and ((1 − cos)/θ²)′
+    check_derivatives(gyre::Sphere<double>(n), near);
+  }
+}
+
+TEST_CASE("derivatives: SPD under the affine-invariant metric, with and without an (α, β) inner product") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::SpdAffineInvariant<double>> &&
+                gyre::has_transport_vjp_v<gyre::SpdAffineInvariant<double>>);
+  for (const int n : {1, 2, 4}) {
+    CAPTURE(n);
+    check_derivatives(gyre::SpdAffineInvariant<double>(n));
+    check_derivatives(gyre::SpdAffineInvariant<double>(n, gyre::spd::AlphaBeta{2.0, -0.3 / n}));
+  }
+}
+
+TEST_CASE("derivatives: SPD VJPs stay exact for repeated eigenvalues") {
+  // P = I and V with a repeated eigenvalue: every divided difference is a derivative f′(λ).
+  const gyre::SpdAffineInvariant<double> spd(3);
+  const gyre::Matrix<double> p = gyre::Matrix<double>::Identity(3, 3) * 2.0;
+  gyre::Matrix<double> v = gyre::Matrix<double>::Identity(3, 3) * 0.5;
+  v(2, 2) = -0.25;
+  gyre::Matrix<double> g(3, 3);
+  g << 1, 2, 0, -1, 0.5, 3, 0.25, 1, -2;
+  const auto vjp = spd.exp_vjp(p, v, g);
+  // With P = 2I, exp_P(V) = 2·expm(V/2), so ∂v = Γ ∘ sym(G) with Γ the divided differences of exp
+  // at the eigenvalues of V/2 (0.25 twice: there Γ is exp′ = exp).
+  const gyre::Matrix<double> sym_g = (g + g.transpose()) / 2;
+  const double lambda[3] = {0.25, 0.25, -0.125};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const double divided = lambda[i] == lambda[j]
+                                 ? std::exp(lambda[i])
+                                 : (std::exp(lambda[i]) - std::exp(lambda[j])) / (lambda[i] - lambda[j]);
+      CAPTURE(i);
+      CAPTURE(j);
+      CHECK(vjp.v(i, j) == doctest::Approx(divided * sym_g(i, j)).epsilon(1e-14));
+    }
+  }
+}
+
+TEST_CASE("derivatives: the checker catches a VJP 1 % off") {
+  const auto report = gyre::check::derivative_laws(SphereWithWrongVjp(3), gyre::test::seeds(20));
+  CHECK(report.at(gyre::check::derivative_law::kExpVjp).worst > 1e-3);
+  CHECK(report.at(gyre::check::derivative_law::kLogVjp).worst <= kTolerance);
+}
+
+TEST_CASE("derivatives: bad cotangents and antipodes are Gyre errors") {
+  const gyre::Sphere<double> sphere(2);
+  const gyre::Vector<double> x = gyre::Vector<double>::Unit(3, 0);
+  const gyre::Vector<double> v = gyre::Vector<double>::Unit(3, 1);
+  gyre::Vector<double> g = gyre::Vector<double>::Ones(3);
+  CHECK_THROWS_AS(static_cast<void>(sphere.exp_vjp(x, v, gyre::Vector<double>::Ones(4))), gyre::ShapeError);
+  g(1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(static_cast<void>(sphere.exp_vjp(x, v, g)), gyre::DomainError);
+  CHECK_THROWS_AS(static_cast<void>(sphere.log_vjp(x, -x, gyre::Vector<double>::Ones(3))), gyre::DomainError);
+  g(1) = 1e300;  // huge but finite: a finite answer, scaled
+  const auto huge = sphere.exp_vjp(x, v, g);
+  CHECK(huge.x.allFinite());
+  CHECK(huge.v.allFinite());
+  const gyre::SpdAffineInvariant<double> spd(2);
+  gyre::Matrix<double> bad = gyre::Matrix<double>::Identity(2, 2);
+  bad(0, 1) = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_AS(
+      static_cast<void>(spd.log_vjp(gyre::Matrix<double>::Identity(2, 2), gyre::Matrix<double>::Identity(2, 2), bad)),
+      gyre::DomainError);
+  CHECK_THROWS_AS(static_cast<void>(spd.exp_vjp(gyre::Matrix<double>::Identity(2, 2), gyre::Matrix<double>::Zero(2, 2),
+                                                gyre::Matrix<double>::Identity(3, 3))),
+                  gyre::ShapeError);
+}
