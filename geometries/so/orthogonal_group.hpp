@@ -45,12 +45,14 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "gyre/core/checks.hpp"
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
 #include "gyre/linalg/haar.hpp"
+#include "gyre/linalg/skew_functions.hpp"
 #include "so_detail.hpp"
 
 namespace gyre {
@@ -91,6 +93,55 @@ class OrthogonalGroup {
     }
     const Matrix<T> half = so_detail::expm_skew<T>(Matrix<T>(relative_log(name("transport"), x, y) / 2));
     return x * half * so_detail::skew<T>(x.transpose() * v) * half;
+  }
+
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // Through the Daleckii–Krein derivative of expm at a skew matrix (gyre/linalg/skew_functions.hpp)
+  // and the matrix product rule (for E = ABC: ∂A = ∂E(BC)ᵀ, ∂B = Aᵀ∂E Cᵀ, ∂C = (AB)ᵀ∂E), with the
+  // skew part taken wherever the formula takes one:
+  //   exp = X expm(skew(XᵀV)),  log = X logm(XᵀY),  transport = X H skew(XᵀV) H with H = expm(½logm(XᵀY)).
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& x, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      check_tangent_at(name("exp_vjp"), x, v);
+      check_cotangent(name("exp_vjp"), g);
+    }
+    const Matrix<T> omega = so_detail::skew<T>(x.transpose() * v);
+    const Matrix<T> e = so_detail::expm_skew<T>(omega);
+    const Matrix<T> grad_omega = so_detail::skew<T>(
+        linalg::expm_derivative_adjoint(linalg::SkewSpectrum<T>(omega), Matrix<T>(x.transpose() * g)));
+    return {Point(g * e.transpose() + v * grad_omega.transpose()), Tangent(x * grad_omega)};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& x, const Point& y, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two(name("log_vjp"), x, y);
+      check_cotangent(name("log_vjp"), g);
+    }
+    const Matrix<T> lambda = relative_log(name("log_vjp"), x, y);
+    const Matrix<T> grad_relative = relative_log_adjoint(lambda, Matrix<T>(x.transpose() * g));
+    return {Point(g * lambda.transpose() + y * grad_relative.transpose()), Point(x * grad_relative)};
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& x, const Point& y, const Tangent& v,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two(name("transport_vjp"), x, y);
+      check_tangent_at(name("transport_vjp"), x, v);
+      check_cotangent(name("transport_vjp"), g);
+    }
+    const Matrix<T> lambda = relative_log(name("transport_vjp"), x, y);
+    const Matrix<T> half_log = lambda / 2;
+    const Matrix<T> h = so_detail::expm_skew<T>(half_log);
+    const Matrix<T> a = so_detail::skew<T>(x.transpose() * v);
+    const Matrix<T> xh = x * h;
+    // T = (XH)·A·H: ∂X from the first factor, ∂H from both places it appears, ∂A.
+    const Matrix<T> grad_a = so_detail::skew<T>(xh.transpose() * g * h.transpose());
+    const Matrix<T> grad_h = x.transpose() * g * (a * h).transpose() + (xh * a).transpose() * g;
+    const Matrix<T> grad_lambda =
+        so_detail::skew<T>(linalg::expm_derivative_adjoint(linalg::SkewSpectrum<T>(half_log), grad_h)) / T(2);
+    const Matrix<T> grad_relative = relative_log_adjoint(lambda, grad_lambda);
+    return {Point(g * (h * a * h).transpose() + v * grad_a.transpose() + y * grad_relative.transpose()),
+            Point(x * grad_relative), Tangent(x * grad_a)};
   }
 
   [[nodiscard]] T inner(const Point& x, const Tangent& u, const Tangent& v) const {
@@ -227,6 +278,16 @@ class OrthogonalGroup {
       throw DomainError(function, "points lie in different components of O(n) (det XᵀY)", relative.determinant());
     }
     return so_detail::logm_rotation<T>(relative);
+  }
+
+  // The gradient with respect to Z = XᵀY of ⟨G, Λ⟩ for Λ = logm(Z) (skew): Dlog = Dexp(Λ)⁻¹.
+  static Matrix<T> relative_log_adjoint(const Matrix<T>& lambda, const Matrix<T>& g) {
+    return linalg::expm_derivative_adjoint_inverse(linalg::SkewSpectrum<T>(lambda), so_detail::skew<T>(g));
+  }
+
+  void check_cotangent(const std::string& function, const Matrix<T>& g) const {
+    require_shape(function.c_str(), "cotangent", g, n_, n_);
+    require_finite(function.c_str(), "cotangent", g);
   }
 
   bool same_component(const Point& x, const Point& y) const {

@@ -9,6 +9,8 @@
 #include <doctest/doctest.h>
 
 #include "gyre/core/error.hpp"
+#include "o/o.hpp"
+#include "so/so.hpp"
 #include "spd/spd.hpp"
 #include "sphere/sphere.hpp"
 #include "support/test_support.hpp"
@@ -63,6 +65,19 @@ TEST_CASE("derivatives: SPD under the affine-invariant metric, with and without 
     check_derivatives(gyre::SpdAffineInvariant<double>(n));
     check_derivatives(gyre::SpdAffineInvariant<double>(n, gyre::spd::AlphaBeta{2.0, -0.3 / n}));
   }
+}
+
+TEST_CASE("derivatives: SO(n) and O(n), Rodrigues (n = 3) and general paths") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::SO<double>> && gyre::has_transport_vjp_v<gyre::SO<double>>);
+  for (const int n : {2, 3, 4, 5}) {
+    CAPTURE(n);
+    check_derivatives(gyre::SO<double>(n));
+    gyre::check::DerivativeLawOptions near;
+    near.reach = 3e-4;
+    check_derivatives(gyre::SO<double>(n), near);
+  }
+  check_derivatives(gyre::O<double>(3));
+  check_derivatives(gyre::O<double>(4));
 }
 
 TEST_CASE("derivatives: SPD VJPs stay exact for repeated eigenvalues") {
