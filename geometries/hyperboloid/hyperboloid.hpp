@@ -23,6 +23,7 @@
 #include <limits>
 
 #include "gyre/core/checks.hpp"
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
@@ -77,6 +78,53 @@ class Hyperboloid {
     // 1 − ⟨x, y⟩_L = 2 − ⟨x, δ⟩_L ≥ 2.
     const T denominator = 2 - minkowski_inner<T>(x, Point(y - x));
     return w + (minkowski_inner<T>(y, w) / denominator) * (x + y);
+  }
+
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // Of the formulas above as functions of ambient x, v, y, with J = diag(−1, 1, …, 1) (so that
+  // ∂⟨a, b⟩_L/∂a = Jb). exp: t = ‖v‖_L, ∂x = cosh t·G, ∂v = shc t·G + (shc t·⟨G, x⟩ + q⟨G, v⟩)·Jv with
+  // shc t = sinh t/t, q = shc′(t)/t. log = h(s)·u with u = y + c·x, c = ⟨x, y⟩_L, s = ‖u‖_L,
+  // h = asinh s/s: ∂u = p = h·G + (h′(s)/s)⟨G, u⟩·Ju, ∂x = c·p + ⟨p, x⟩·Jy, ∂y = p + ⟨p, x⟩·Jx.
+  // transport = w + (a/D)(x + y) with a = ⟨y, w⟩_L, D = 1 − ⟨x, y⟩_L, m = ⟨G, x + y⟩:
+  // ∂w = G + (m/D)·Jy, ∂x = (a/D)·G + (ma/D²)·Jy, ∂y = (a/D)·G + (m/D)·Jw + (ma/D²)·Jx.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& x, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      check_point_tangent("Hyperboloid::exp_vjp", x, v);
+      check_cotangent("Hyperboloid::exp_vjp", g);
+    }
+    const T t = std::sqrt(std::max(T(0), minkowski_inner<T>(v, v)));
+    const T shc = t < T(1e-4) ? 1 + t * t / 6 : std::sinh(t) / t;
+    return {Point(std::cosh(t) * g),
+            Tangent(shc * g + (shc * g.dot(x) + sinh_ratio_derivative_over_t(t) * g.dot(v)) * minkowski_dual(v))};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& x, const Point& y, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Hyperboloid::log_vjp", x, y);
+      check_cotangent("Hyperboloid::log_vjp", g);
+    }
+    const Tangent u = chord(x, y);
+    const T s = std::sqrt(std::max(T(0), minkowski_inner<T>(u, u)));
+    const Point p = asinh_ratio(s) * g + (asinh_ratio_derivative_over_s(s) * g.dot(u)) * minkowski_dual(u);
+    const T c = minkowski_inner<T>(x, y);
+    const T px = p.dot(x);
+    return {Point(c * p + px * minkowski_dual(y)), Point(p + px * minkowski_dual(x))};
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& x, const Point& y, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Hyperboloid::transport_vjp", x, y);
+      check_tangent("Hyperboloid::transport_vjp", x, w);
+      check_cotangent("Hyperboloid::transport_vjp", g);
+    }
+    const T d = 2 - minkowski_inner<T>(x, Point(y - x));
+    const T a = minkowski_inner<T>(y, w);
+    const T m = g.dot(x + y);
+    const Point jy = minkowski_dual(y);
+    return {Point((a / d) * g + (m * a / (d * d)) * jy),
+            Point((a / d) * g + (m / d) * minkowski_dual(w) + (m * a / (d * d)) * minkowski_dual(x)),
+            Tangent(g + (m / d) * jy)};
   }
 
   [[nodiscard]] T inner(const Point& x, const Tangent& u, const Tangent& v) const {
@@ -138,6 +186,30 @@ class Hyperboloid {
   }
   // asinh(s)/s, 1 at 0 (series below 1e-4, where s⁴·3/40 < ε).
   static T asinh_ratio(T s) { return s < T(1e-4) ? 1 - s * s / 6 : std::asinh(s) / s; }
+  // Ja: the vector whose Euclidean pairing is the Minkowski one, ⟨Ja, b⟩ = ⟨a, b⟩_L.
+  static Vector<T> minkowski_dual(const Vector<T>& a) {
+    Vector<T> out = a;
+    out(0) = -out(0);
+    return out;
+  }
+  // (t cosh t − sinh t)/t³, → 1/3 at 0: series 1/3 + t²/30 + t⁴/840 + t⁶/45360 below 0.1.
+  static T sinh_ratio_derivative_over_t(T t) {
+    const T t2 = t * t;
+    if (t < T(0.1)) return T(1) / 3 + t2 * (T(1) / 30 + t2 * (T(1) / 840 + t2 / 45360));
+    return (t * std::cosh(t) - std::sinh(t)) / (t2 * t);
+  }
+  // (asinh s/s)′/s = (s/√(1 + s²) − asinh s)/s³, → −1/3 at 0: series −1/3 + 3s²/10 − 15s⁴/56 +
+  // 35s⁶/144 below 0.01 (truncation s⁸/4, relative, below ε); above, the direct form loses at
+  // most log₁₀(1/s²) digits.
+  static T asinh_ratio_derivative_over_s(T s) {
+    const T s2 = s * s;
+    if (s < T(0.01)) return T(-1) / 3 + s2 * (T(3) / 10 + s2 * (T(-15) / 56 + s2 * T(35) / 144));
+    return (s / std::sqrt(1 + s2) - std::asinh(s)) / (s2 * s);
+  }
+  void check_cotangent(const char* function, const Vector<T>& g) const {
+    require_size(function, "cotangent", g, n_ + 1);
+    require_finite(function, "cotangent", g);
+  }
 
   static Point on_hyperboloid(Point y) {
     y(0) = std::sqrt(1 + y.tail(y.size() - 1).squaredNorm());

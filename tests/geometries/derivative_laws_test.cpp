@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "gyre/core/error.hpp"
+#include "hyperboloid/hyperboloid.hpp"
 #include "o/o.hpp"
 #include "so/so.hpp"
 #include "spd/spd.hpp"
@@ -64,6 +65,18 @@ TEST_CASE("derivatives: SPD under the affine-invariant metric, with and without 
     CAPTURE(n);
     check_derivatives(gyre::SpdAffineInvariant<double>(n));
     check_derivatives(gyre::SpdAffineInvariant<double>(n, gyre::spd::AlphaBeta{2.0, -0.3 / n}));
+  }
+}
+
+TEST_CASE("derivatives: the hyperboloid, far and near") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::Hyperboloid<double>> &&
+                gyre::has_transport_vjp_v<gyre::Hyperboloid<double>>);
+  for (const int n : {1, 3}) {
+    CAPTURE(n);
+    check_derivatives(gyre::Hyperboloid<double>(n));
+    gyre::check::DerivativeLawOptions near;
+    near.reach = 1e-3;  // distances below 0.002: the series branches
+    check_derivatives(gyre::Hyperboloid<double>(n), near);
   }
 }
 
