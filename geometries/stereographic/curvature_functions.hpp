@@ -52,6 +52,40 @@ template <class T>
   return std::atanh(r) / r;
 }
 
+/// d tan_ratio/du: (√u·sec²√u − tan √u)/(2u^{3/2}) for u > 0, (tanh r − r·sech²r)/(2r³) with
+/// r = √−u for u < 0; below the series threshold the derivative of tan_ratio's series,
+/// 1/3 + 4u/15 + 51u²/315 + 248u³/2835 + 6910u⁴/155925 (omitted: 0.022u⁵).
+template <class T>
+[[nodiscard]] T tan_ratio_derivative(T u) {
+  if (std::abs(u) < detail::series_threshold<T>()) {
+    return T(1) / 3 + u * (T(4) / 15 + u * (T(51) / 315 + u * (T(248) / 2835 + u * T(6910) / 155925)));
+  }
+  if (u > 0) {
+    const T r = std::sqrt(u);
+    const T t = std::tan(r);
+    return (r * (1 + t * t) - t) / (2 * u * r);
+  }
+  const T r = std::sqrt(-u);
+  const T t = std::tanh(r);
+  return (t - r * (1 - t * t)) / (-2 * u * r);
+}
+
+/// d arctan_ratio/du: (√u/(1 + u) − atan √u)/(2u^{3/2}) for u > 0, (atanh r − r/(1 − r²))/(2r³)
+/// with r = √−u for −1 < u < 0; below the series threshold −1/3 + 2u/5 − 3u²/7 + 4u³/9 − 5u⁴/11
+/// (omitted: 6u⁵/13).
+template <class T>
+[[nodiscard]] T arctan_ratio_derivative(T u) {
+  if (std::abs(u) < detail::series_threshold<T>()) {
+    return T(-1) / 3 + u * (T(2) / 5 + u * (T(-3) / 7 + u * (T(4) / 9 - u * T(5) / 11)));
+  }
+  if (u > 0) {
+    const T r = std::sqrt(u);
+    return (r / (1 + u) - std::atan(r)) / (2 * u * r);
+  }
+  const T r = std::sqrt(-u);
+  return (std::atanh(r) - r / (1 + u)) / (-2 * u * r);
+}
+
 /// tan_κ(x) = x·tan_ratio(κx²).
 template <class T>
 [[nodiscard]] T tan_k(T x, T kappa) {

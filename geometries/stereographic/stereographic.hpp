@@ -33,11 +33,13 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include <boost/math/constants/constants.hpp>
 
 #include "curvature_functions.hpp"
 #include "gyre/core/checks.hpp"
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
@@ -131,6 +133,65 @@ class Stereographic {
     }
     if (kappa_ > 0) static_cast<void>(difference("Stereographic::transport", x, y));  // refuses antipodes
     return gyration_unchecked(y, Point(-x), v) * (conformal_factor(x) / conformal_factor(y));
+  }
+
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // Chain rules through the VJPs of the Möbius sum and of the closed-form gyration (private
+  // below), the conformal factor (dλ = −λ²κ⟨x, dx⟩) and the curvature ratios' derivatives:
+  //   exp = x ⊕ c·v with c = h·tan_ratio(κh²‖v‖²), h = λ_x/2;
+  //   log = (2/λ_x)·arctan_ratio(κ‖u‖²)·u with u = (−x) ⊕ y;
+  //   transport = (λ_x/λ_y)·gyr[y, −x]v.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& x, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::exp_vjp", x);
+      check_vector("Stereographic::exp_vjp", "tangent vector", v);
+      check_vector("Stereographic::exp_vjp", "cotangent", g);
+    }
+    const T h = conformal_factor(x) / 2;
+    const T v2 = v.squaredNorm();
+    const T z = kappa_ * h * h * v2;
+    const T tau = curvature::tan_ratio(z);
+    const T tau_prime = curvature::tan_ratio_derivative(z);
+    const T c = h * tau;
+    const Pair sum = mobius_add_vjp(x, Point(c * v), g);
+    const T s = sum.second.dot(v);
+    // c = h·τ(κh²‖v‖²): ∂c/∂h = τ + 2κh²‖v‖²τ′, ∂h/∂x = −2κh²x, ∂c/∂v = 2κh³τ′·v.
+    return {Point(sum.first - (s * (tau + 2 * z * tau_prime) * 2 * kappa_ * h * h) * x),
+            Tangent(c * sum.second + (s * 2 * kappa_ * h * h * h * tau_prime) * v)};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& x, const Point& y, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Stereographic::log_vjp", x, y);
+      check_vector("Stereographic::log_vjp", "cotangent", g);
+    }
+    const Point u = difference("Stereographic::log_vjp", x, y);
+    const T z = kappa_ * u.squaredNorm();
+    const T b = 1 + kappa_ * x.squaredNorm();  // 2/λ_x
+    const T rho = curvature::arctan_ratio(z);
+    const T gu_dot = g.dot(u);
+    const Point grad_u = b * rho * g + (2 * kappa_ * b * curvature::arctan_ratio_derivative(z) * gu_dot) * u;
+    const Pair sum = mobius_add_vjp(Point(-x), y, grad_u);
+    return {Point((2 * kappa_ * rho * gu_dot) * x - sum.first), sum.second};
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& x, const Point& y, const Tangent& v,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Stereographic::transport_vjp", x, y);
+      check_vector("Stereographic::transport_vjp", "tangent vector", v);
+      check_vector("Stereographic::transport_vjp", "cotangent", g);
+    }
+    if (kappa_ > 0) static_cast<void>(difference("Stereographic::transport_vjp", x, y));
+    const T lx = conformal_factor(x);
+    const T ly = conformal_factor(y);
+    const T s = lx / ly;
+    const Point minus_x = -x;
+    const T moved_dot = g.dot(gyration_unchecked(y, minus_x, v));
+    const Triple gyr = gyration_vjp(y, minus_x, v, Point(s * g));
+    // s = λ_x/λ_y: ds = s(−λ_x κ⟨x, dx⟩ + λ_y κ⟨y, dy⟩).
+    return {Point(-gyr.v - (moved_dot * s * lx * kappa_) * x), Point(gyr.u + (moved_dot * s * ly * kappa_) * y),
+            Tangent(gyr.w)};
   }
 
   [[nodiscard]] T inner(const Point& x, const Tangent& u, const Tangent& v) const {
@@ -240,6 +301,54 @@ class Stereographic {
     const T b = -k * k * vw * u2 + k * uw;
     const T d = 1 - 2 * k * uv + k * k * u2 * v2;
     return w + (2 / d) * (a * u + b * v);
+  }
+
+  using Pair = std::pair<Point, Point>;
+  struct Triple {
+    Point u, v, w;
+  };
+
+  // ∂/∂x, ∂/∂y of ⟨G, x ⊕ y⟩ with x ⊕ y = (A·x + B·y)/D (see mobius_add).
+  Pair mobius_add_vjp(const Point& x, const Point& y, const Point& g) const {
+    const T k = kappa_;
+    const T xy = x.dot(y);
+    const T x2 = x.squaredNorm();
+    const T y2 = y.squaredNorm();
+    const T a = 1 - 2 * k * xy - k * y2;
+    const T b = 1 + k * x2;
+    const T d = 1 - 2 * k * xy + k * k * x2 * y2;
+    const T gx = g.dot(x);
+    const T gy = g.dot(y);
+    const T gm = (a * gx + b * gy) / d;  // ⟨G, x ⊕ y⟩
+    Point grad_x = (a * g + (2 * k * gy) * x - (2 * k * gx) * y + gm * ((2 * k) * y - (2 * k * k * y2) * x)) / d;
+    Point grad_y = (b * g - (2 * k * gx) * (x + y) + gm * ((2 * k) * x - (2 * k * k * x2) * y)) / d;
+    return {std::move(grad_x), std::move(grad_y)};
+  }
+
+  // ∂/∂u, ∂/∂v, ∂/∂w of ⟨G, gyr[u, v]w⟩ with gyr[u, v]w = w + (2/d)(a·u + b·v) (see gyration_unchecked).
+  Triple gyration_vjp(const Point& u, const Point& v, const Point& w, const Point& g) const {
+    const T k = kappa_;
+    const T k2 = k * k;
+    const T uw = u.dot(w);
+    const T vw = v.dot(w);
+    const T uv = u.dot(v);
+    const T u2 = u.squaredNorm();
+    const T v2 = v.squaredNorm();
+    const T a = -k2 * uw * v2 - k * vw + 2 * k2 * uv * vw;
+    const T b = -k2 * vw * u2 + k * uw;
+    const T d = 1 - 2 * k * uv + k2 * u2 * v2;
+    const T gu = g.dot(u);
+    const T gv = g.dot(v);
+    const T alpha = 2 * gu / d;                   // multiplies da
+    const T beta = 2 * gv / d;                    // multiplies db
+    const T e = 2 * (a * gu + b * gv) / (d * d);  // multiplies −dd
+    Triple out;
+    out.u = (2 * a / d) * g + alpha * (Point((-k2 * v2) * w + (2 * k2 * vw) * v)) +
+            beta * (Point((-2 * k2 * vw) * u + k * w)) - e * Point((-2 * k) * v + (2 * k2 * v2) * u);
+    out.v = (2 * b / d) * g + alpha * Point((-2 * k2 * uw) * v - k * w + (2 * k2) * (vw * u + uv * w)) +
+            beta * Point((-k2 * u2) * w) - e * Point((-2 * k) * u + (2 * k2 * u2) * v);
+    out.w = g + alpha * Point((-k2 * v2) * u - k * v + (2 * k2 * uv) * v) + beta * Point((-k2 * u2) * v + k * u);
+    return out;
   }
 
   Point finite_result(const char* function, const Point& p) const {

@@ -14,6 +14,7 @@
 #include "so/so.hpp"
 #include "spd/spd.hpp"
 #include "sphere/sphere.hpp"
+#include "stereographic/stereographic.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -65,6 +66,21 @@ TEST_CASE("derivatives: SPD under the affine-invariant metric, with and without 
     CAPTURE(n);
     check_derivatives(gyre::SpdAffineInvariant<double>(n));
     check_derivatives(gyre::SpdAffineInvariant<double>(n, gyre::spd::AlphaBeta{2.0, -0.3 / n}));
+  }
+}
+
+TEST_CASE("derivatives: κ-stereographic spaces for every sign of κ, far and near") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::Stereographic<double>> &&
+                gyre::has_transport_vjp_v<gyre::Stereographic<double>>);
+  for (const double kappa : {-1.0, -0.3, 0.0, 0.5}) {
+    CAPTURE(kappa);
+    for (const int n : {1, 3}) {
+      CAPTURE(n);
+      check_derivatives(gyre::Stereographic<double>(n, kappa));
+      gyre::check::DerivativeLawOptions near;
+      near.reach = 1e-3;  // κ‖u‖² below the ratios' series thresholds
+      check_derivatives(gyre::Stereographic<double>(n, kappa), near);
+    }
   }
 }
 
