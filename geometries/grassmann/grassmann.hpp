@@ -32,11 +32,14 @@
 #include <limits>
 #include <string>
 
+#include <Eigen/LU>
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <boost/math/constants/constants.hpp>
 
+#include "grassmann_derivatives.hpp"
 #include "gyre/core/checks.hpp"
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
@@ -180,6 +183,71 @@ class Grassmann {
     return at_y - y * (y.transpose() * at_y);  // strip the rounding's vertical part
   }
 
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // Through the SVD-free forms of grassmann_derivatives.hpp, with S = ΔᵀΔ:
+  //   exp = U·C(S) + Δ·K(S);
+  //   log = M·A(MᵀM) with M = (I − UUᵀ)·Y·(UᵀY)⁻¹ (the same subspace map as the SVD form);
+  //   transport = (W − U·K(S)·ΔᵀW − Δ·C₂(S)·ΔᵀW)·(Y′ᵀY) with Δ = log_U(Y), Y′ = exp_U(Δ) —
+  // the re-orthonormalisations and horizontal projections of the implementation move nothing
+  // along the manifold. For S = ΔᵀΔ, ∂Δ ∋ 2Δ·∂S with ∂S the Daleckii–Krein pullback of each function.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& u, const Tangent& delta, const Point& g) const {
+    if (checks_enabled()) {
+      check_point_tangent("Grassmann::exp_vjp", u, delta);
+      check_cotangent("Grassmann::exp_vjp", g);
+    }
+    const linalg::SymmetricEigen<T> s = linalg::symmetric_eigen<T>(Matrix<T>(delta.transpose() * delta));
+    const Matrix<T> c = linalg::apply(s, grassmann::CosOfRoot{});
+    const Matrix<T> k = linalg::apply(s, grassmann::SincOfRoot{});
+    const Matrix<T> grad_s =
+        linalg::frechet_derivative(s, grassmann::CosOfRoot{}, linalg::symmetric_part<T>(u.transpose() * g)) +
+        linalg::frechet_derivative(s, grassmann::SincOfRoot{}, linalg::symmetric_part<T>(delta.transpose() * g));
+    return {Point(g * c), Tangent(g * k + 2 * delta * grad_s)};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& u, const Point& y, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Grassmann::log_vjp", u, y);
+      check_cotangent("Grassmann::log_vjp", g);
+    }
+    return log_vjp_unchecked("Grassmann::log_vjp", u, y, g);
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& u, const Point& y, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Grassmann::transport_vjp", u, y);
+      check_tangent("Grassmann::transport_vjp", u, w);
+      check_cotangent("Grassmann::transport_vjp", g);
+    }
+    const Tangent delta = log_unchecked("Grassmann::transport_vjp", u, y);
+    const linalg::SymmetricEigen<T> s = linalg::symmetric_eigen<T>(Matrix<T>(delta.transpose() * delta));
+    const Matrix<T> c = linalg::apply(s, grassmann::CosOfRoot{});
+    const Matrix<T> k = linalg::apply(s, grassmann::SincOfRoot{});
+    const Matrix<T> c2 = linalg::apply(s, grassmann::OneMinusCosOfRootOverS{});
+    const Matrix<T> z = delta.transpose() * w;
+    const Matrix<T> moved = w - u * (k * z) - delta * (c2 * z);
+    const Matrix<T> end = u * c + delta * k;
+    const Matrix<T> o = end.transpose() * y;
+    // out = moved·O, O = Y′ᵀY, Y′ = U·C + Δ·K.
+    const Matrix<T> grad_moved = g * o.transpose();
+    const Matrix<T> grad_o = moved.transpose() * g;
+    const Matrix<T> grad_end = y * grad_o.transpose();
+    Matrix<T> grad_u = grad_end * c - grad_moved * z.transpose() * k;
+    Matrix<T> grad_delta = grad_end * k - grad_moved * z.transpose() * c2;
+    const Matrix<T> grad_z = -(k * (u.transpose() * grad_moved)) - c2 * (delta.transpose() * grad_moved);
+    const Matrix<T> grad_c = u.transpose() * grad_end;
+    const Matrix<T> grad_k = delta.transpose() * grad_end - u.transpose() * grad_moved * z.transpose();
+    const Matrix<T> grad_c2 = -(delta.transpose() * grad_moved * z.transpose());
+    grad_delta += w * grad_z.transpose();
+    const Matrix<T> grad_s =
+        linalg::frechet_derivative(s, grassmann::CosOfRoot{}, linalg::symmetric_part<T>(grad_c)) +
+        linalg::frechet_derivative(s, grassmann::SincOfRoot{}, linalg::symmetric_part<T>(grad_k)) +
+        linalg::frechet_derivative(s, grassmann::OneMinusCosOfRootOverS{}, linalg::symmetric_part<T>(grad_c2));
+    grad_delta += 2 * delta * grad_s;
+    LogVjp<Point> through_log = log_vjp_unchecked("Grassmann::transport_vjp", u, y, grad_delta);
+    return {Point(grad_u + through_log.x), Point(through_log.y + end * grad_o), Tangent(grad_moved + delta * grad_z)};
+  }
+
   [[nodiscard]] T inner(const Point& u, const Tangent& a, const Tangent& b) const {
     if (checks_enabled()) {
       check_point_tangent("Grassmann::inner", u, a);
@@ -300,6 +368,36 @@ class Grassmann {
     const Point y = u * (v * sigma.array().cos().matrix().asDiagonal() * v.transpose()) +
                     svd.matrixU() * (sigma.array().sin().matrix().asDiagonal() * v.transpose());
     return grassmann::reorthonormalize<T>(y);
+  }
+
+  // log = M·A(MᵀM), M = P·Y·W with P = I − UUᵀ, W = (UᵀY)⁻¹ (see the derivatives above).
+  LogVjp<Point> log_vjp_unchecked(const char* function, const Point& u, const Point& y, const Tangent& g) const {
+    const Matrix<T> uty = u.transpose() * y;
+    const Eigen::PartialPivLU<Matrix<T>> lu(uty);
+    const T smallest_cosine = Eigen::JacobiSVD<Matrix<T>>(uty).singularValues()(p_ - 1);
+    if (!(smallest_cosine > 4 * std::numeric_limits<T>::epsilon())) {
+      throw DomainError(function, "a principal angle is π/2, the log is not differentiable (cos θ)", smallest_cosine);
+    }
+    const Matrix<T> w_inv = lu.inverse();
+    const Matrix<T> py = y - u * uty;
+    const Matrix<T> m = py * w_inv;
+    const linalg::SymmetricEigen<T> s = linalg::symmetric_eigen<T>(Matrix<T>(m.transpose() * m));
+    const Matrix<T> a = linalg::apply(s, grassmann::ArctanOfRootRatio{});
+    const Matrix<T> grad_s =
+        linalg::frechet_derivative(s, grassmann::ArctanOfRootRatio{}, linalg::symmetric_part<T>(m.transpose() * g));
+    const Matrix<T> grad_m = g * a + 2 * m * grad_s;
+    // M = P·Y·W: ∂P = ∂M·(YW)ᵀ (P = I − UUᵀ: ∂U ∋ −(∂P + ∂Pᵀ)U), ∂Y ∋ P·∂M·Wᵀ, and through
+    // W = (UᵀY)⁻¹, with X = UᵀY and ∂X = −Wᵀ(PY)ᵀ∂M·Wᵀ: ∂U ∋ Y∂Xᵀ, ∂Y ∋ U∂X.
+    const Matrix<T> grad_p = grad_m * (y * w_inv).transpose();
+    const Matrix<T> p_grad_m = grad_m - u * (u.transpose() * grad_m);
+    const Matrix<T> grad_x = -(w_inv.transpose() * (py.transpose() * grad_m) * w_inv.transpose());
+    return {Point(-(grad_p + grad_p.transpose()) * u + y * grad_x.transpose()),
+            Point(p_grad_m * w_inv.transpose() + u * grad_x)};
+  }
+
+  void check_cotangent(const char* function, const Matrix<T>& g) const {
+    require_shape(function, "cotangent", g, n_, p_);
+    require_finite(function, "cotangent", g);
   }
 
   Tangent log_unchecked(const char* function, const Point& u, const Point& y) const {

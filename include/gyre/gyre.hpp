@@ -107,6 +107,7 @@
 #include "gyre/geometries/glp/general_linear.hpp"
 #include "gyre/geometries/grassmann/grassmann.hpp"
 #include "gyre/geometries/grassmann/grassmann_batch.hpp"
+#include "gyre/geometries/grassmann/grassmann_derivatives.hpp"
 #include "gyre/geometries/grassmann/grassmann_projector.hpp"
 #include "gyre/geometries/hyperboloid/hyperboloid.hpp"
 #include "gyre/geometries/lorentz/lorentz.hpp"

@@ -5,9 +5,11 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <doctest/doctest.h>
 
+#include "grassmann/grassmann.hpp"
 #include "gyre/core/error.hpp"
 #include "hyperboloid/hyperboloid.hpp"
 #include "o/o.hpp"
@@ -81,6 +83,18 @@ TEST_CASE("derivatives: κ-stereographic spaces for every sign of κ, far and ne
       near.reach = 1e-3;  // κ‖u‖² below the ratios' series thresholds
       check_derivatives(gyre::Stereographic<double>(n, kappa), near);
     }
+  }
+}
+
+TEST_CASE("derivatives: the Grassmannian (bases), far and near (near-equal principal angles)") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::Grassmann<double>> && gyre::has_transport_vjp_v<gyre::Grassmann<double>>);
+  for (const auto& size : {std::pair{3, 1}, std::pair{5, 2}, std::pair{7, 3}}) {
+    const int n = size.first, p = size.second;
+    CAPTURE(n);
+    check_derivatives(gyre::Grassmann<double>(n, p));
+    gyre::check::DerivativeLawOptions near;
+    near.reach = 1e-3;  // every singular value of Δ near 0: the divided differences' derivative branch
+    check_derivatives(gyre::Grassmann<double>(n, p), near);
   }
 }
 

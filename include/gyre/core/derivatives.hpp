@@ -22,7 +22,7 @@
 //  orthonormal storage).
 //  Spaces with them: the sphere; SPD under the affine-invariant metric (with any (α, β): exp,
 //  log and transport do not depend on them); SO(n) and O(n); the hyperboloid; the κ-stereographic
-//  spaces (every κ).
+//  spaces (every κ); the Grassmannian (bases).
 // ============================================================================================
 
 #include <type_traits>
