@@ -19,6 +19,7 @@
 #include <limits>
 #include <vector>
 
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
@@ -63,6 +64,59 @@ class SpdLogEuclidean {
     }
     const Matrix<T> flat = linalg::frechet_derivative(linalg::symmetric_eigen<T>(p), linalg::Log{}, w);
     return linalg::inverse_frechet_derivative(linalg::symmetric_eigen<T>(q), linalg::Log{}, flat);
+  }
+
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // With D_P = Dlog(P) (self-adjoint) and ∂_P⟨K, D_P[V]⟩ its second-order pullback
+  // (linalg::frechet_derivative_pullback):
+  //   exp = expm(A), A = log P + D_P[V]: with Ā = Dexp(A)[sym G], ∂V = D_P[Ā], ∂P = D_P[Ā] + ∂_P⟨Ā, D_P[V]⟩;
+  //   log X solves D_P[X] = log Q − log P: with Z = D_P⁻¹[sym G], ∂Q = D_Q[Z], ∂P = −D_P[Z] − ∂_P⟨Z, D_P[X]⟩;
+  //   transport X solves D_Q[X] = D_P[W]: with Z = D_Q⁻¹[sym G], ∂W = D_P[Z], ∂P = ∂_P⟨Z, D_P[W]⟩,
+  //   ∂Q = −∂_Q⟨Z, D_Q[X]⟩.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& p, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      spd::check_point_and_tangent("SpdLogEuclidean::exp_vjp", p, v, n_);
+      check_cotangent("SpdLogEuclidean::exp_vjp", g);
+    }
+    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
+    const linalg::SymmetricEigen<T> a = linalg::symmetric_eigen<T>(
+        linalg::symmetric_part<T>(linalg::apply(e, linalg::Log{}) + linalg::frechet_derivative(e, linalg::Log{}, v)));
+    const Matrix<T> grad_a = linalg::frechet_derivative(a, linalg::Exp{}, linalg::symmetric_part<T>(g));
+    const Matrix<T> grad_v = linalg::frechet_derivative(e, linalg::Log{}, grad_a);
+    return {linalg::symmetric_part<T>(grad_v + linalg::frechet_derivative_pullback(e, linalg::Log{}, grad_a, v)),
+            grad_v};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& p, const Point& q, const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdLogEuclidean::log_vjp", p, q, n_);
+      check_cotangent("SpdLogEuclidean::log_vjp", g);
+    }
+    const linalg::SymmetricEigen<T> ep = linalg::symmetric_eigen<T>(p);
+    const linalg::SymmetricEigen<T> eq = linalg::symmetric_eigen<T>(q);
+    const Matrix<T> x = linalg::inverse_frechet_derivative(
+        ep, linalg::Log{}, Matrix<T>(linalg::apply(eq, linalg::Log{}) - linalg::apply(ep, linalg::Log{})));
+    const Matrix<T> z = linalg::inverse_frechet_derivative(ep, linalg::Log{}, linalg::symmetric_part<T>(g));
+    return {linalg::symmetric_part<T>(Matrix<T>(-linalg::frechet_derivative(ep, linalg::Log{}, z) -
+                                                linalg::frechet_derivative_pullback(ep, linalg::Log{}, z, x))),
+            linalg::frechet_derivative(eq, linalg::Log{}, z)};
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdLogEuclidean::transport_vjp", p, q, n_);
+      spd::check_symmetric_tangent("SpdLogEuclidean::transport_vjp", w, n_);
+      check_cotangent("SpdLogEuclidean::transport_vjp", g);
+    }
+    const linalg::SymmetricEigen<T> ep = linalg::symmetric_eigen<T>(p);
+    const linalg::SymmetricEigen<T> eq = linalg::symmetric_eigen<T>(q);
+    const Matrix<T> x =
+        linalg::inverse_frechet_derivative(eq, linalg::Log{}, linalg::frechet_derivative(ep, linalg::Log{}, w));
+    const Matrix<T> z = linalg::inverse_frechet_derivative(eq, linalg::Log{}, linalg::symmetric_part<T>(g));
+    return {linalg::frechet_derivative_pullback(ep, linalg::Log{}, z, w),
+            Point(-linalg::frechet_derivative_pullback(eq, linalg::Log{}, z, x)),
+            linalg::frechet_derivative(ep, linalg::Log{}, z)};
   }
 
   [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
@@ -150,6 +204,11 @@ class SpdLogEuclidean {
   }
 
  private:
+  void check_cotangent(const char* function, const Matrix<T>& g) const {
+    require_shape(function, "cotangent", g, n_, n_);
+    require_finite(function, "cotangent", g);
+  }
+
   int n_;
   spd::AlphaBeta ab_;
 };

@@ -123,6 +123,18 @@ TEST_CASE("derivatives: SO(n) and O(n), Rodrigues (n = 3) and general paths") {
   check_derivatives(gyre::O<double>(4));
 }
 
+TEST_CASE("derivatives: SPD under the log-Euclidean metric (second-order Daleckii–Krein), far and near") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::SpdLogEuclidean<double>> &&
+                gyre::has_transport_vjp_v<gyre::SpdLogEuclidean<double>>);
+  for (const int n : {1, 2, 4}) {
+    CAPTURE(n);
+    check_derivatives(gyre::SpdLogEuclidean<double>(n));
+    gyre::check::DerivativeLawOptions near;
+    near.reach = 1e-3;
+    check_derivatives(gyre::SpdLogEuclidean<double>(n, gyre::spd::AlphaBeta{0.5, 0.1}), near);
+  }
+}
+
 TEST_CASE("derivatives: SPD VJPs stay exact for repeated eigenvalues") {
   // P = I and V with a repeated eigenvalue: every divided difference is a derivative f′(λ).
   const gyre::SpdAffineInvariant<double> spd(3);

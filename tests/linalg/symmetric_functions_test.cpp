@@ -198,3 +198,29 @@ TEST_CASE("symmetric functions: non-positive-definite input is named") {
   CHECK_THROWS_WITH_AS((void)gyre::linalg::spd_power<double>(p, 0.5),
                        doctest::Contains("spd_power: matrix is not positive definite"), gyre::DomainError);
 }
+
+TEST_CASE("symmetric functions: log's second divided difference, coincident, near and far") {
+  const gyre::linalg::Log log;
+  // Coincident: log″/2 = −1/(2a²) exactly; two coincident: (log′(a) − log[a, c])/(a − c).
+  for (const double a : {1e-3, 0.7, 5.0, 1e4}) {
+    CAPTURE(a);
+    CHECK(log.divided2(a, a, a) == doctest::Approx(-0.5 / (a * a)).epsilon(1e-15));
+    const long double c = 1.5L * a;
+    const long double reference = (1 / static_cast<long double>(a) - logl(c / a) / (c - a)) / (a - c);
+    CHECK(log.divided2(a, a, static_cast<double>(c)) == doctest::Approx(static_cast<double>(reference)).epsilon(1e-14));
+  }
+  // Near (within 1 %: the series) and far (the quotient), against long double quotients whose own
+  // cancellation error (1e-19 relative over gaps ≥ 1e-3) is below 1e-14; symmetric in its arguments.
+  for (const double a : {0.3, 2.0}) {
+    for (const double gap : {1e-3, 4e-3, 0.02, 0.6}) {
+      CAPTURE(a);
+      CAPTURE(gap);
+      const long double la = a, lb = a * (1 + gap), lc = a * (1 + 2.5L * gap);
+      const long double ab = logl(lb / la) / (lb - la), bc = logl(lc / lb) / (lc - lb);
+      const double reference = static_cast<double>((ab - bc) / (la - lc));
+      const double b = static_cast<double>(lb), c = static_cast<double>(lc);
+      CHECK(log.divided2(a, b, c) == doctest::Approx(reference).epsilon(1e-12));
+      CHECK(log.divided2(c, a, b) == log.divided2(a, b, c));
+    }
+  }
+}

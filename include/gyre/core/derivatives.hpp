@@ -21,7 +21,8 @@
 //  the manifold, never by perturbing single entries (which leaves it for symmetric or
 //  orthonormal storage).
 //  Spaces with them: the sphere; SPD under the affine-invariant metric (with any (α, β): exp,
-//  log and transport do not depend on them); SO(n) and O(n); the hyperboloid; the κ-stereographic
+//  log and transport do not depend on them) and the log-Euclidean metric; SO(n) and O(n); the
+//  hyperboloid; the κ-stereographic
 //  spaces (every κ); the Grassmannian (bases).
 // ============================================================================================
 

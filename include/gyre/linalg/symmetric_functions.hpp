@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include <Eigen/Eigenvalues>
 
@@ -69,6 +70,27 @@ struct Log {
     const T lo = std::min(a, b);
     const T delta = (std::max(a, b) - lo) / lo;
     return std::log1p(delta) / (lo * delta);
+  }
+  /// The second divided difference log[a, b, c] (symmetric in its arguments), for the second
+  /// derivative D²log. Sorted a ≤ b ≤ c: where c − a ≥ b/100, the quotient of two accurate first
+  /// differences (relative error ≤ ε·b/(c − a)); closer, the series about b,
+  /// b²·log[a, b, c] = Σₖ (−1)^{k+1} hₖ(rₐ, r_c)/(k + 2) with r = (· − b)/b and hₖ the complete
+  /// homogeneous polynomial of degree k, to k = 7 (truncation below 1e-17).
+  template <class T>
+  T divided2(T a, T b, T c) const {
+    if (a > b) std::swap(a, b);
+    if (b > c) std::swap(b, c);
+    if (a > b) std::swap(a, b);
+    if (c - a >= b / 100) return (divided(a, b) - divided(b, c)) / (a - c);
+    const T ra = (a - b) / b, rc = (c - b) / b;
+    T sum = 0, sign = -1;
+    for (int k = 0; k <= 7; ++k) {
+      T h = 0, power_a = 1;
+      for (int i = 0; i <= k; ++i, power_a *= ra) h += power_a * std::pow(rc, T(k - i));
+      sum += sign * h / T(k + 2);
+      sign = -sign;
+    }
+    return sum / (b * b);
   }
 };
 
@@ -196,6 +218,28 @@ template <class T, class F>
 [[nodiscard]] Matrix<T> frechet_derivative(const SymmetricEigen<T>& e, const F& f, const Matrix<T>& h) {
   const Matrix<T> rotated = e.vectors.transpose() * h * e.vectors;
   return symmetric_part<T>(e.vectors * divided_differences(e, f).cwiseProduct(rotated) * e.vectors.transpose());
+}
+
+/// The gradient with respect to S of ⟨K, Df(S)[V]⟩ for symmetric K, V: the adjoint of the second
+/// derivative, U·M·Uᵀ with Mₐᵦ = Σⱼ f[λₐ, λᵦ, λⱼ]·(K̃ₐⱼṼᵦⱼ + ṼₐⱼK̃ᵦⱼ), K̃ = UᵀKU, Ṽ = UᵀVU
+/// (Daleckii–Krein of second order; F needs divided2). O(n³).
+template <class T, class F>
+[[nodiscard]] Matrix<T> frechet_derivative_pullback(const SymmetricEigen<T>& e, const F& f, const Matrix<T>& k,
+                                                    const Matrix<T>& v) {
+  const Matrix<T> kt = e.vectors.transpose() * k * e.vectors;
+  const Matrix<T> vt = e.vectors.transpose() * v * e.vectors;
+  const Eigen::Index n = e.values.size();
+  Matrix<T> m(n, n);
+  for (Eigen::Index a = 0; a < n; ++a) {
+    for (Eigen::Index b = a; b < n; ++b) {
+      T sum = 0;
+      for (Eigen::Index j = 0; j < n; ++j) {
+        sum += f.divided2(e.values(a), e.values(b), e.values(j)) * (kt(a, j) * vt(b, j) + vt(a, j) * kt(b, j));
+      }
+      m(a, b) = m(b, a) = sum;
+    }
+  }
+  return symmetric_part<T>(e.vectors * m * e.vectors.transpose());
 }
 
 /// Df(S)⁻¹[H] = U·((UᵀHU) ⊘ Γ)·Uᵀ; f must be strictly monotone on the spectrum (Γ has no zero).
