@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <Eigen/LU>
 #include <doctest/doctest.h>
 
 #include "gyre/core/rng.hpp"

@@ -22,8 +22,7 @@
 //  orthonormal storage).
 //  Spaces with them: the sphere; SPD under the affine-invariant metric (with any (α, β): exp,
 //  log and transport do not depend on them) and the log-Euclidean metric; SO(n) and O(n); the
-//  hyperboloid; the κ-stereographic
-//  spaces (every κ); the Grassmannian (bases).
+//  hyperboloid; the κ-stereographic spaces (every κ); the Grassmannian (bases).
 // ============================================================================================
 
 #include <type_traits>
