@@ -27,6 +27,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
@@ -67,6 +68,41 @@ template <class T>
 [[nodiscard]] Matrix<T> spd_tangent(const Matrix<T>& l, const Matrix<T>& x) {
   const Matrix<T> xl = x * l.transpose();
   return xl + xl.transpose();
+}
+
+/// (A)_½ = ⌊A⌋ + ½D(A), which is self-adjoint for the trace pairing (a mask).
+template <class T>
+[[nodiscard]] Matrix<T> lower_half(const Matrix<T>& a) {
+  Matrix<T> half = strictly_lower<T>(a);
+  half.diagonal() = a.diagonal() / T(2);
+  return half;
+}
+
+/// The gradient with respect to P of a loss with gradient L̄ with respect to L = chol(P):
+/// sym(L⁻ᵀ·(LᵀL̄)_½·L⁻¹), from dL = L·(L⁻¹ dP L⁻ᵀ)_½ (Murray 2016).
+template <class T>
+[[nodiscard]] Matrix<T> cholesky_backward(const Matrix<T>& l, const Matrix<T>& grad_l) {
+  const auto tri = l.template triangularView<Eigen::Lower>();
+  const Matrix<T> inner =
+      lower_half<T>(Matrix<T>(l.transpose() * Matrix<T>(grad_l.template triangularView<Eigen::Lower>())));
+  Matrix<T> a = tri.transpose().solve(inner);                   // L⁻ᵀ·(·)
+  a = tri.transpose().solve(a.transpose()).transpose().eval();  // ·L⁻¹
+  return linalg::symmetric_part<T>(a);
+}
+
+/// Gradients with respect to L and U of ⟨X̄, X⟩ for X = cholesky_tangent(L, U) = L·(A)_½,
+/// A = L⁻¹UL⁻ᵀ: L̄ = X̄·(A)_½ᵀ − L⁻ᵀ(Ā + Āᵀ)A with Ā = (LᵀX̄)_½, Ū = sym(L⁻ᵀĀL⁻¹).
+template <class T>
+void cholesky_tangent_backward(const Matrix<T>& l, const Matrix<T>& u, const Matrix<T>& grad_x, Matrix<T>& grad_l,
+                               Matrix<T>& grad_u) {
+  const auto tri = l.template triangularView<Eigen::Lower>();
+  Matrix<T> a = tri.solve(u);
+  a = tri.solve(a.transpose()).transpose().eval();  // L⁻¹UL⁻ᵀ
+  const Matrix<T> grad_a = lower_half<T>(Matrix<T>(l.transpose() * grad_x));
+  Matrix<T> back = tri.transpose().solve(grad_a);
+  back = tri.transpose().solve(back.transpose()).transpose().eval();  // L⁻ᵀĀL⁻¹
+  grad_u = linalg::symmetric_part<T>(back);
+  grad_l = grad_x * lower_half<T>(a).transpose() - tri.transpose().solve(Matrix<T>((grad_a + grad_a.transpose()) * a));
 }
 
 }  // namespace spd
@@ -110,6 +146,80 @@ class SpdLogCholesky {
     Matrix<T> moved = spd::strictly_lower<T>(x);
     moved.diagonal() = k.diagonal().cwiseQuotient(l.diagonal()).cwiseProduct(x.diagonal());
     return spd::spd_tangent<T>(k, moved);
+  }
+
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // Backwards through P = LLᵀ (spd::cholesky_backward), U ↦ X = L(L⁻¹UL⁻ᵀ)_½
+  // (spd::cholesky_tangent_backward), the entrywise maps of L₊, and Y = KKᵀ (K̄ = tril((Ȳ + Ȳᵀ)K)),
+  // U = XLᵀ + LXᵀ (X̄ = (Ū + Ūᵀ)L, L̄ = (Ū + Ūᵀ)X). On the diagonal, with r = Xⱼⱼ/Lⱼⱼ:
+  // exp's Kⱼⱼ = Lⱼⱼeʳ gives ∂L = eʳ(1 − r), ∂X = eʳ; log's Xⱼⱼ = Lⱼⱼ log(Kⱼⱼ/Lⱼⱼ) gives
+  // ∂K = Lⱼⱼ/Kⱼⱼ, ∂L = log(Kⱼⱼ/Lⱼⱼ) − 1; transport's Dⱼⱼ = (Kⱼⱼ/Lⱼⱼ)Xⱼⱼ gives the quotient rule.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& p, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      spd::check_point_and_tangent("SpdLogCholesky::exp_vjp", p, v, n_);
+      check_cotangent("SpdLogCholesky::exp_vjp", g);
+    }
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::exp_vjp", p);
+    const Matrix<T> x = spd::cholesky_tangent<T>(l, v);
+    const Matrix<T> k = cholesky_exp(l, x);
+    const Matrix<T> grad_k = Matrix<T>((g + g.transpose()) * k).template triangularView<Eigen::Lower>();
+    Matrix<T> grad_l = spd::strictly_lower<T>(grad_k);
+    Matrix<T> grad_x = spd::strictly_lower<T>(grad_k);
+    for (Eigen::Index j = 0; j < n_; ++j) {
+      const T r = x(j, j) / l(j, j);
+      grad_l(j, j) = grad_k(j, j) * std::exp(r) * (1 - r);
+      grad_x(j, j) = grad_k(j, j) * std::exp(r);
+    }
+    Matrix<T> grad_l_tangent, grad_v;
+    spd::cholesky_tangent_backward<T>(l, v, grad_x, grad_l_tangent, grad_v);
+    return {spd::cholesky_backward<T>(l, Matrix<T>(grad_l + grad_l_tangent)), grad_v};
+  }
+
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& p, const Point& q, const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdLogCholesky::log_vjp", p, q, n_);
+      check_cotangent("SpdLogCholesky::log_vjp", g);
+    }
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::log_vjp", p);
+    const Matrix<T> k = spd::cholesky_factor<T>("SpdLogCholesky::log_vjp", q);
+    const Matrix<T> x = cholesky_log(l, k);
+    const Matrix<T> sym2 = g + g.transpose();
+    const Matrix<T> grad_x = sym2 * l;
+    Matrix<T> grad_l = sym2 * x - spd::strictly_lower<T>(grad_x);
+    Matrix<T> grad_k = spd::strictly_lower<T>(grad_x);
+    for (Eigen::Index j = 0; j < n_; ++j) {
+      grad_k(j, j) = grad_x(j, j) * l(j, j) / k(j, j);
+      grad_l(j, j) += grad_x(j, j) * (std::log(k(j, j) / l(j, j)) - 1);
+    }
+    return {spd::cholesky_backward<T>(l, grad_l), spd::cholesky_backward<T>(k, grad_k)};
+  }
+
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdLogCholesky::transport_vjp", p, q, n_);
+      spd::check_symmetric_tangent("SpdLogCholesky::transport_vjp", w, n_);
+      check_cotangent("SpdLogCholesky::transport_vjp", g);
+    }
+    const Matrix<T> l = spd::cholesky_factor<T>("SpdLogCholesky::transport_vjp", p);
+    const Matrix<T> k = spd::cholesky_factor<T>("SpdLogCholesky::transport_vjp", q);
+    const Matrix<T> x = spd::cholesky_tangent<T>(l, w);
+    Matrix<T> moved = spd::strictly_lower<T>(x);
+    moved.diagonal() = k.diagonal().cwiseQuotient(l.diagonal()).cwiseProduct(x.diagonal());
+    const Matrix<T> sym2 = g + g.transpose();
+    const Matrix<T> grad_moved = sym2 * k;
+    Matrix<T> grad_k = sym2 * moved;
+    Matrix<T> grad_x = spd::strictly_lower<T>(grad_moved);
+    Matrix<T> grad_l = Matrix<T>::Zero(n_, n_);
+    for (Eigen::Index j = 0; j < n_; ++j) {
+      grad_x(j, j) = grad_moved(j, j) * k(j, j) / l(j, j);
+      grad_k(j, j) += grad_moved(j, j) * x(j, j) / l(j, j);
+      grad_l(j, j) = -grad_moved(j, j) * k(j, j) * x(j, j) / (l(j, j) * l(j, j));
+    }
+    Matrix<T> grad_l_tangent, grad_w;
+    spd::cholesky_tangent_backward<T>(l, w, grad_x, grad_l_tangent, grad_w);
+    return {spd::cholesky_backward<T>(l, Matrix<T>(grad_l + grad_l_tangent)), spd::cholesky_backward<T>(k, grad_k),
+            grad_w};
   }
 
   [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
@@ -237,6 +347,11 @@ class SpdLogCholesky {
   }
 
  private:
+  void check_cotangent(const char* function, const Matrix<T>& g) const {
+    require_shape(function, "cotangent", g, n_, n_);
+    require_finite(function, "cotangent", g);
+  }
+
   int n_;
 };
 

@@ -17,12 +17,13 @@
 //  Laws (gyre::check::derivative_laws, on seeded random cases, in double): for curves
 //  x(t) = exp(x, tξ), y(t) = exp(y, tζ), v(t) = project(x(t), v + tη), and a random cotangent G,
 //    ⟨G, d/dt exp(x(t), v(t))⟩ = ⟨∂L/∂x, x′(0)⟩ + ⟨∂L/∂v, v′(0)⟩      (the derivatives of the
-//  curves by central differences), and likewise for log and transport — derivatives taken along
-//  the manifold, never by perturbing single entries (which leaves it for symmetric or
-//  orthonormal storage).
+//  curves by five-point central differences), and likewise for log and transport — derivatives
+//  taken along the manifold, never by perturbing single entries (which leaves it for symmetric
+//  or orthonormal storage).
 //  Spaces with them: the sphere; SPD under the affine-invariant metric (with any (α, β): exp,
-//  log and transport do not depend on them) and the log-Euclidean metric; SO(n) and O(n); the
-//  hyperboloid; the κ-stereographic spaces (every κ); the Grassmannian (bases).
+//  log and transport do not depend on them), the log-Euclidean and the log-Cholesky metrics;
+//  SO(n) and O(n); the hyperboloid; the κ-stereographic spaces (every κ); the Grassmannian
+//  (bases). Not yet: Bures–Wasserstein, the power-deformed SPD metrics, Stiefel, correlation.
 // ============================================================================================
 
 #include <type_traits>
