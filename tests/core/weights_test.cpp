@@ -34,7 +34,7 @@ TEST_CASE("weights: bad weights are Gyre errors naming the function, the conditi
                        gyre::DomainError);
 }
 
-TEST_CASE_TEMPLATE("weights: huge weights whose sum overflows keep their ratios; tiny ones are kept as given", T, float,
+TEST_CASE_TEMPLATE("weights: huge weights whose sum overflows keep their ratios, tiny ones are kept as given", T, float,
                    double) {
   const T huge = std::numeric_limits<T>::max() / 2;
   std::vector<T> weights{huge, huge, huge / 2};
