@@ -38,6 +38,7 @@
 #include "gyre/geometry/any_manifold_model.hpp"
 #include "gyre/geometry/batch_frechet_mean.hpp"
 #include "gyre/geometry/batch_space.hpp"
+#include "gyre/geometry/common_batch_spaces.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
 #include "gyre/geometry/frechet_variance.hpp"
 #include "gyre/geometry/geodesic.hpp"

@@ -6,6 +6,7 @@
 #include "gyre/core/parallel.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/geometry/batch_space.hpp"
+#include "gyre/geometry/common_batch_spaces.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
 #include "row_major_maps.hpp"
 #include "stiefel/stiefel.hpp"

@@ -4,6 +4,7 @@
 
 #include "grassmann/grassmann.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/geometry/common_batch_spaces.hpp"
 #include "spd/affine_invariant.hpp"
 
 namespace gyre::nn {
