@@ -12,6 +12,9 @@
 #include "grassmann.hpp"
 #include "gyre/core/batch.hpp"
 
+// Declared exactly when libgyre has them (GYRE_WITH_BATCHED_FAST_PATHS, recorded in config.hpp).
+#if GYRE_HAS_BATCHED_FAST_PATHS
+
 namespace gyre::batch {
 
 /// log_{u[b]}(y[b]) for every b: horizontal n×p tangents at the bases u[b].
@@ -19,3 +22,5 @@ xt::xarray<float> log(const Grassmann<float>& m, const xt::xarray<float>& u, con
 xt::xarray<double> log(const Grassmann<double>& m, const xt::xarray<double>& u, const xt::xarray<double>& y);
 
 }  // namespace gyre::batch
+
+#endif  // GYRE_HAS_BATCHED_FAST_PATHS

@@ -26,6 +26,9 @@
 #include "gyre/core/batch.hpp"
 #include "gyre/geometry/batch_frechet_mean.hpp"
 
+// Declared exactly when libgyre has them (GYRE_WITH_BATCHED_FAST_PATHS, recorded in config.hpp).
+#if GYRE_HAS_BATCHED_FAST_PATHS
+
 namespace gyre::batch {
 
 /// exp_{x[b]}(v[b]) for every b, for the affine-invariant metric.
@@ -47,3 +50,5 @@ FrechetMean<Matrix<double>> frechet_mean(const SpdAffineInvariant<double>& m, co
                                          std::vector<double> weights = {}, FrechetMeanOptions options = {});
 
 }  // namespace gyre::batch
+
+#endif  // GYRE_HAS_BATCHED_FAST_PATHS

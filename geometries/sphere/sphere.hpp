@@ -59,7 +59,9 @@ class Sphere {
 
   [[nodiscard]] Point exp(const Point& x, const Tangent& v) const {
     if (checks_enabled()) check_tangent_at_point("Sphere::exp", x, v);
-    const T theta = v.norm();
+    // stableNorm: ‖v‖ of entries near 1e300 is finite though their squares are not (a NaN otherwise).
+    const T theta = v.stableNorm();
+    if (!std::isfinite(theta)) throw DomainError("Sphere::exp", "the tangent vector's norm overflows", theta);
     Point y = std::cos(theta) * x + sinc(theta) * v;
     return y / y.norm();  // re-normalise: repeated exp must not drift off the sphere
   }

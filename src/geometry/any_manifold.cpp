@@ -13,6 +13,11 @@ bool AnyManifold::is_lie_group() const { return self_->is_lie_group(); }
 bool AnyManifold::is_finite_group() const { return self_->is_finite_group(); }
 PointEncoding AnyManifold::point_encoding() const { return self_->point_encoding(); }
 int AnyManifold::dim() const { return self_->dim(); }
+std::shared_ptr<const BatchSpace<double>> AnyManifold::batch_space() const {
+  auto space = self_->batch_space();
+  if (!space) throw DomainError("AnyManifold::batch_space", "the space is not a manifold with a metric in Gyre", name_);
+  return space;
+}
 
 using DynMatrix = AnyManifold::DynMatrix;
 

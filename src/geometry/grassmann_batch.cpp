@@ -24,17 +24,18 @@ using Tall = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxC
 template <class T>
 using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxColumns, kMaxColumns>;
 
+// The number of n×p items in `a` (any leading axes; ShapeError unless its last two axes are n, p).
 template <class T>
-void require_batch(const char* function, const char* what, const xt::xarray<T>& a, int n, int p) {
-  if (a.dimension() != 3 || a.shape()[1] != static_cast<std::size_t>(n) ||
-      a.shape()[2] != static_cast<std::size_t>(p)) {
-    std::string shape = "(";
-    for (std::size_t k = 0; k < a.dimension(); ++k) shape += (k ? ", " : "") + std::to_string(a.shape()[k]);
+std::ptrdiff_t require_batch(const char* function, const char* what, const xt::xarray<T>& a, int n, int p) {
+  const std::size_t axes = a.dimension();
+  if (axes < 2 || a.shape()[axes - 2] != static_cast<std::size_t>(n) ||
+      a.shape()[axes - 1] != static_cast<std::size_t>(p)) {
     throw ShapeError(
         function,
-        std::string(what) + " must be a (B, n, p) array with n = " + std::to_string(n) + ", p = " + std::to_string(p),
-        shape + ")");
+        std::string(what) + " must end in n×p items with n = " + std::to_string(n) + ", p = " + std::to_string(p),
+        detail::shape_text(a));
   }
+  return static_cast<std::ptrdiff_t>(a.size() / (static_cast<std::size_t>(n) * static_cast<std::size_t>(p)));
 }
 
 // |UᵀU − I| ≤ membership_tolerance entrywise, without a heap copy; the one-item check_point runs
@@ -55,13 +56,9 @@ xt::xarray<T> log_impl(const Grassmann<T>& m, const xt::xarray<T>& u, const xt::
   const char* function = "batch::log (Grassmann)";
   const int n = m.n();
   const int p = m.p();
-  require_batch(function, "first bases", u, n, p);
+  const std::ptrdiff_t count = require_batch(function, "first bases", u, n, p);
   require_batch(function, "second bases", y, n, p);
-  if (u.shape()[0] != y.shape()[0]) {
-    throw ShapeError(function, "batched arguments must have equal lengths",
-                     std::to_string(u.shape()[0]) + " vs " + std::to_string(y.shape()[0]) + " items");
-  }
-  const auto count = static_cast<std::ptrdiff_t>(u.shape()[0]);
+  detail::require_same_shape(function, u, y);
   const std::ptrdiff_t item = static_cast<std::ptrdiff_t>(n) * p;
   const std::ptrdiff_t square = static_cast<std::ptrdiff_t>(p) * p;
   using Map = Eigen::Map<const RowMajor<T>>;
@@ -118,10 +115,12 @@ xt::xarray<T> log_impl(const Grassmann<T>& m, const xt::xarray<T>& u, const xt::
 }  // namespace
 
 xt::xarray<float> log(const Grassmann<float>& m, const xt::xarray<float>& u, const xt::xarray<float>& y) {
-  return log_impl(m, u, y);
+  // A single item without leading axes (AnyManifold's calls) takes the one-item log: nothing to
+  // batch, and its errors then read exactly as the one-item function's.
+  return u.dimension() > 2 ? log_impl(m, u, y) : log<Grassmann<float>>(m, u, y);
 }
 xt::xarray<double> log(const Grassmann<double>& m, const xt::xarray<double>& u, const xt::xarray<double>& y) {
-  return log_impl(m, u, y);
+  return u.dimension() > 2 ? log_impl(m, u, y) : log<Grassmann<double>>(m, u, y);
 }
 
 }  // namespace gyre::batch

@@ -1,6 +1,7 @@
 #pragma once
 // Reading a space's parameters for make_space, with the same DomainError wording everywhere, and
-// wrapping a geometry into an AnyManifold. Private to the library (src/geometry).
+// wrapping a geometry into an AnyManifold: what the rows of src/geometry/spaces/ use. Private to the
+// library (src/geometry).
 
 #include <memory>
 #include <string>
@@ -28,17 +29,14 @@ AnyManifold wrap_manifold(const std::string& name, Space space) {
   return AnyManifold(name, std::make_shared<ManifoldModel<Space>>(name, std::move(space)));
 }
 
-// One factory per family of spaces, each in its own translation unit (src/geometry/spaces/):
-// instantiating AnyManifold's model for many geometries in one file makes it the slowest
-// compile of the project.
-[[nodiscard]] AnyManifold make_spd_space(const std::string& name, const SpaceParams& params);
-/// `stereographic` (n, kappa), `hyperboloid` (n) and `correlation` (n).
-[[nodiscard]] AnyManifold make_constant_curvature_space(const std::string& name, const SpaceParams& params);
-/// `grassmann` (n, p).
-[[nodiscard]] AnyManifold make_grassmann_space(const std::string& name, const SpaceParams& params);
-/// `stiefel` (n, p).
-[[nodiscard]] AnyManifold make_stiefel_space(const std::string& name, const SpaceParams& params);
-/// `glp`, `sl` (n, scale) and `lorentz` (max_rapidity).
-[[nodiscard]] AnyManifold make_matrix_group_space(const std::string& name, const SpaceParams& params);
+template <class Group>
+AnyManifold wrap_finite_group(const std::string& name, Group group) {
+  return AnyManifold(name, std::make_shared<FiniteGroupModel<Group>>(name, std::move(group)));
+}
+
+template <class Group>
+AnyManifold wrap_matrix_group(const std::string& name, Group group) {
+  return AnyManifold(name, std::make_shared<MatrixGroupModel<Group>>(name, std::move(group)));
+}
 
 }  // namespace gyre::detail

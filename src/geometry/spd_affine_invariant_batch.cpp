@@ -29,23 +29,16 @@ using Item = Eigen::Map<RowMajor<T>>;
 
 std::size_t square(int n) { return static_cast<std::size_t>(n) * static_cast<std::size_t>(n); }
 
+// The number of n×n items in `a` (any leading axes; ShapeError unless its last two axes are n, n).
 template <class T>
-void require_batch(const char* function, const char* what, const xt::xarray<T>& a, int n) {
+std::ptrdiff_t require_batch(const char* function, const char* what, const xt::xarray<T>& a, int n) {
   const auto size = static_cast<std::size_t>(n);
-  if (a.dimension() != 3 || a.shape()[1] != size || a.shape()[2] != size) {
-    std::string shape = "(";
-    for (std::size_t k = 0; k < a.dimension(); ++k) shape += (k ? ", " : "") + std::to_string(a.shape()[k]);
-    throw ShapeError(function, std::string(what) + " must be a (B, n, n) array with n = " + std::to_string(n),
-                     shape + ")");
+  const std::size_t axes = a.dimension();
+  if (axes < 2 || a.shape()[axes - 2] != size || a.shape()[axes - 1] != size) {
+    throw ShapeError(function, std::string(what) + " must end in n×n items with n = " + std::to_string(n),
+                     detail::shape_text(a));
   }
-}
-
-template <class T>
-void require_same_count(const char* function, const xt::xarray<T>& a, const xt::xarray<T>& b) {
-  if (a.shape()[0] != b.shape()[0]) {
-    throw ShapeError(function, "batched arguments must have equal lengths",
-                     std::to_string(a.shape()[0]) + " vs " + std::to_string(b.shape()[0]) + " items");
-  }
+  return static_cast<std::ptrdiff_t>(a.size() / square(n));
 }
 
 // Finite, symmetric to membership_tolerance and with a Cholesky factor: what check_spd accepts,
@@ -60,7 +53,7 @@ bool plainly_spd(const ConstItem<T>& p) {
 
 template <class T>
 void check_points(const char* function, const xt::xarray<T>& x, int n) {
-  detail::check_items(function, static_cast<std::ptrdiff_t>(x.shape()[0]), [&](std::ptrdiff_t i) {
+  detail::check_items(function, static_cast<std::ptrdiff_t>(x.size() / square(n)), [&](std::ptrdiff_t i) {
     const ConstItem<T> p(x.data() + i * square(n), n, n);
     if (!plainly_spd(p)) spd::check_spd<T>(function, Matrix<T>(p), n);
   });
@@ -68,7 +61,7 @@ void check_points(const char* function, const xt::xarray<T>& x, int n) {
 
 template <class T>
 void check_tangents(const char* function, const xt::xarray<T>& v, int n) {
-  detail::check_items(function, static_cast<std::ptrdiff_t>(v.shape()[0]), [&](std::ptrdiff_t i) {
+  detail::check_items(function, static_cast<std::ptrdiff_t>(v.size() / square(n)), [&](std::ptrdiff_t i) {
     spd::check_symmetric_tangent<T>(function, Matrix<T>(ConstItem<T>(v.data() + i * square(n), n, n)), n);
   });
 }
@@ -128,7 +121,7 @@ template <class Work, class T, class F>
 xt::xarray<T> unwhiten(int n, const std::vector<std::size_t>& shape, const T* factors, const T* values,
                        const T* vectors, const F& f) {
   xt::xarray<T> out = xt::xarray<T>::from_shape(shape);
-  const auto count = static_cast<std::ptrdiff_t>(shape[0]);
+  const auto count = static_cast<std::ptrdiff_t>(out.size() / square(n));
   parallel_for(count, [&](std::ptrdiff_t i) {
     // L·U·diag(f)·Uᵀ·Lᵀ = (LU)·diag(f)·(LU)ᵀ: two products instead of three.
     const Work lu =
@@ -155,9 +148,9 @@ template <class T, class F>
 xt::xarray<T> whitened_function(const char* function, const SpdAffineInvariant<T>& m, const xt::xarray<T>& x,
                                 const xt::xarray<T>& s, bool s_are_points, const F& f) {
   const int n = m.n();
-  require_batch(function, "base points", x, n);
+  const std::ptrdiff_t count = require_batch(function, "base points", x, n);
   require_batch(function, s_are_points ? "second points" : "tangents", s, n);
-  require_same_count(function, x, s);
+  detail::require_same_shape(function, x, s);
   if (checks_enabled()) {
     check_points(function, x, n);
     if (s_are_points) {
@@ -166,7 +159,6 @@ xt::xarray<T> whitened_function(const char* function, const SpdAffineInvariant<T
       check_tangents(function, s, n);
     }
   }
-  const auto count = static_cast<std::ptrdiff_t>(x.shape()[0]);
   std::vector<T> factors(x.size()), whitened(x.size()), vectors(x.size()), values(static_cast<std::size_t>(count) * n);
   const std::vector<std::size_t> shape(x.shape().begin(), x.shape().end());
   whiten<Small<T>>(n, count, x.data(), s.data(), factors.data(), whitened.data());
@@ -201,19 +193,19 @@ template <class T>
 xt::xarray<T> dist_impl(const SpdAffineInvariant<T>& m, const xt::xarray<T>& x, const xt::xarray<T>& y) {
   const char* function = "batch::dist (SpdAffineInvariant)";
   const int n = m.n();
-  require_batch(function, "first points", x, n);
+  const std::ptrdiff_t count = require_batch(function, "first points", x, n);
   require_batch(function, "second points", y, n);
-  require_same_count(function, x, y);
+  detail::require_same_shape(function, x, y);
   if (checks_enabled()) {
     check_points(function, x, n);
     check_points(function, y, n);
   }
-  const auto count = static_cast<std::ptrdiff_t>(x.shape()[0]);
   std::vector<T> whitened(x.size()), values(static_cast<std::size_t>(count) * n);
   whiten<Small<T>>(n, count, x.data(), y.data(), static_cast<T*>(nullptr), whitened.data());
   linalg::batched_symmetric_eigen<T>(n, count, whitened.data(), values.data(), nullptr);
-  xt::xarray<T> out = xt::xarray<T>::from_shape({x.shape()[0]});
-  for (std::ptrdiff_t i = 0; i < count; ++i) out(i) = alpha_beta_length(m.alpha_beta(), n, values.data() + i * n);
+  xt::xarray<T> out = xt::xarray<T>::from_shape(detail::leading_shape(x, 2));
+  for (std::ptrdiff_t i = 0; i < count; ++i)
+    out.data()[i] = alpha_beta_length(m.alpha_beta(), n, values.data() + i * n);
   return out;
 }
 
@@ -242,7 +234,7 @@ FrechetMean<Matrix<T>> karcher_mean(const SpdAffineInvariant<T>& m, const xt::xa
                                     const FrechetMeanOptions& options) {
   const char* function = "batch::frechet_mean (SpdAffineInvariant)";
   const int n = m.n();
-  const auto count = static_cast<std::ptrdiff_t>(points.shape()[0]);
+  const auto count = static_cast<std::ptrdiff_t>(points.size() / square(n));
   const T weight_sum = gyre::detail::checked_mean_weights(function, weights, static_cast<std::size_t>(count));
   if (checks_enabled()) check_points(function, points, n);
 
@@ -295,40 +287,42 @@ FrechetMean<Matrix<T>> mean_impl(const SpdAffineInvariant<T>& m, const xt::xarra
 }
 
 // Explicit template arguments select the generic batched templates of gyre/core/batch.hpp and
-// gyre/geometry/batch_frechet_mean.hpp for sizes above the Jacobi kernel's.
+// gyre/geometry/batch_frechet_mean.hpp for sizes above the Jacobi kernel's, and for a single item
+// without leading axes (AnyManifold's calls), which gains nothing from batching and then reports
+// errors exactly as the one-item function does.
 template <class T>
-bool fast(const SpdAffineInvariant<T>& m) {
-  return m.n() <= linalg::kMaxBatchedJacobiSize;
+bool fast(const SpdAffineInvariant<T>& m, const xt::xarray<T>& x) {
+  return m.n() <= linalg::kMaxBatchedJacobiSize && x.dimension() > 2;
 }
 
 }  // namespace
 
 xt::xarray<float> exp(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& v) {
-  return fast(m) ? exp_impl(m, x, v) : exp<SpdAffineInvariant<float>>(m, x, v);
+  return fast(m, x) ? exp_impl(m, x, v) : exp<SpdAffineInvariant<float>>(m, x, v);
 }
 xt::xarray<double> exp(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& v) {
-  return fast(m) ? exp_impl(m, x, v) : exp<SpdAffineInvariant<double>>(m, x, v);
+  return fast(m, x) ? exp_impl(m, x, v) : exp<SpdAffineInvariant<double>>(m, x, v);
 }
 xt::xarray<float> log(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& y) {
-  return fast(m) ? log_impl(m, x, y) : log<SpdAffineInvariant<float>>(m, x, y);
+  return fast(m, x) ? log_impl(m, x, y) : log<SpdAffineInvariant<float>>(m, x, y);
 }
 xt::xarray<double> log(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& y) {
-  return fast(m) ? log_impl(m, x, y) : log<SpdAffineInvariant<double>>(m, x, y);
+  return fast(m, x) ? log_impl(m, x, y) : log<SpdAffineInvariant<double>>(m, x, y);
 }
 xt::xarray<float> dist(const SpdAffineInvariant<float>& m, const xt::xarray<float>& x, const xt::xarray<float>& y) {
-  return fast(m) ? dist_impl(m, x, y) : dist<SpdAffineInvariant<float>>(m, x, y);
+  return fast(m, x) ? dist_impl(m, x, y) : dist<SpdAffineInvariant<float>>(m, x, y);
 }
 xt::xarray<double> dist(const SpdAffineInvariant<double>& m, const xt::xarray<double>& x, const xt::xarray<double>& y) {
-  return fast(m) ? dist_impl(m, x, y) : dist<SpdAffineInvariant<double>>(m, x, y);
+  return fast(m, x) ? dist_impl(m, x, y) : dist<SpdAffineInvariant<double>>(m, x, y);
 }
 FrechetMean<Matrix<float>> frechet_mean(const SpdAffineInvariant<float>& m, const xt::xarray<float>& points,
                                         std::vector<float> weights, FrechetMeanOptions options) {
-  if (!fast(m)) return frechet_mean<SpdAffineInvariant<float>>(m, points, std::move(weights), options);
+  if (!fast(m, points)) return frechet_mean<SpdAffineInvariant<float>>(m, points, std::move(weights), options);
   return mean_impl(m, points, std::move(weights), options);
 }
 FrechetMean<Matrix<double>> frechet_mean(const SpdAffineInvariant<double>& m, const xt::xarray<double>& points,
                                          std::vector<double> weights, FrechetMeanOptions options) {
-  if (!fast(m)) return frechet_mean<SpdAffineInvariant<double>>(m, points, std::move(weights), options);
+  if (!fast(m, points)) return frechet_mean<SpdAffineInvariant<double>>(m, points, std::move(weights), options);
   return mean_impl(m, points, std::move(weights), options);
 }
 

@@ -1,14 +1,17 @@
 #pragma once
-// AnyManifold: the one type-erased geometry, for choosing a space by name at run time (`gyre geom`,
-// `gyre demo`, notebooks). Points, tangents and group elements travel as dynamic double matrices
-// (vectors as n×1); each call converts to the geometry's own types, checks shapes, and forwards.
-// Hot paths never go through here: they use the geometry types directly.
+// AnyManifold: a space chosen by name at run time (`gyre geom`, `gyre selfcheck`, notebooks), one
+// point at a time. Points, tangents and group elements travel as dynamic double matrices (vectors
+// as n×1). For a manifold it is a thin adapter on the space's BatchSpace (batch_space()), which is
+// what runs every manifold operation; group and gyrogroup operations go to the geometry itself.
+// The registry below is the one table of spaces: a row names a space, its parameters, the families
+// `gyre selfcheck` runs, and how to build it.
 //
 // Finite groups (C_N, D_N) fit the same wrapper: their elements travel as integer-valued n×1
 // matrices (C_N: [k]; D_N: [f, k]); the manifold operations throw DomainError for them.
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -20,6 +23,9 @@
 #include "gyre/core/rng.hpp"
 
 namespace gyre {
+
+template <class T>
+class BatchSpace;
 
 /// How a space's points (or group elements) are written: as vectors, matrices or integers.
 enum class PointEncoding { kVector, kMatrix, kInteger, kIntegerVector };
@@ -52,6 +58,9 @@ class AnyManifold {
   [[nodiscard]] PointEncoding point_encoding() const;
   /// The dimension: of the manifold, or the order of a finite group.
   [[nodiscard]] int dim() const;
+  /// The BatchSpace behind a manifold's operations (DomainError for finite groups and matrix groups
+  /// without a metric): the same space for whole arrays of points, e.g. for a Parameter.
+  [[nodiscard]] std::shared_ptr<const BatchSpace<double>> batch_space() const;
 
   // Manifold operations (DomainError for finite groups).
   [[nodiscard]] DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const;
@@ -102,17 +111,23 @@ class AnyManifold {
 /// Unknown names and missing or invalid parameters throw DomainError.
 [[nodiscard]] AnyManifold make_space(const std::string& name, const SpaceParams& params);
 
-/// One registered space: its name, what its parameters mean, and the parameter families
+/// The BatchSpace<double> of the registered manifold `name` (make_space(name, params).batch_space()).
+[[nodiscard]] std::shared_ptr<const BatchSpace<double>> make_batch_space(const std::string& name,
+                                                                         const SpaceParams& params);
+
+/// One registered space: its name, what its parameters mean, the parameter families
 /// `gyre selfcheck` checks (one per structure the parameters select — each SPD metric and
-/// deformation, each sign of κ, … — the first being the default example).
+/// deformation, each sign of κ, … — the first being the default example), and its factory.
 struct SpaceInfo {
   std::string name;
   std::string description;
   std::vector<std::string> parameter_names;
   std::vector<SpaceParams> families;
+  /// Builds the space from its parameters (DomainError for missing or invalid ones).
+  std::function<AnyManifold(const SpaceParams&)> make;
 };
 
-/// Every space `make_space` knows, in a stable order.
+/// Every space `make_space` knows, in a stable order (src/geometry/spaces/registered_spaces.inc).
 [[nodiscard]] const std::vector<SpaceInfo>& registered_spaces();
 
 }  // namespace gyre

@@ -1,7 +1,9 @@
 #pragma once
-// How AnyManifold wraps a concrete geometry: the virtual Concept and the Model<Space> that
-// converts dynamic matrices to the space's own types and forwards. Include this only where a
-// space is registered (src/geometry/space_registry.cpp); users see any_manifold.hpp.
+// How AnyManifold wraps a concrete geometry: the virtual Concept and its models. A manifold's model
+// is a thin adapter on the space's BatchSpace (geometry/batch_space.hpp): each manifold operation
+// is the batched one on a single item, so AnyManifold, `gyre geom`, optimizers and network fibers
+// run the same code; group, gyrogroup and self-check operations go to the geometry itself. Include
+// this only where a space is registered (src/geometry/spaces/); users see any_manifold.hpp.
 
 #include <cmath>
 #include <limits>
@@ -19,7 +21,7 @@
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/validate.hpp"
 #include "gyre/geometry/any_manifold.hpp"
-#include "gyre/geometry/frechet_mean.hpp"
+#include "gyre/geometry/batch_space.hpp"
 
 namespace gyre {
 
@@ -30,6 +32,8 @@ struct AnyManifold::Concept {
   virtual bool is_finite_group() const = 0;
   virtual PointEncoding point_encoding() const = 0;
   virtual int dim() const = 0;
+  /// The space's BatchSpace (nullptr for finite groups and groups without a metric).
+  virtual std::shared_ptr<const BatchSpace<double>> batch_space() const { return nullptr; }
   virtual DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const = 0;
   virtual DynMatrix log(const DynMatrix& x, const DynMatrix& y) const = 0;
   virtual DynMatrix transport(const DynMatrix& x, const DynMatrix& y, const DynMatrix& v) const = 0;
@@ -87,12 +91,6 @@ inline void append(std::vector<std::pair<std::string, double>>& out, const check
     out.emplace_back("threw: " + failure, std::numeric_limits<double>::infinity());
 }
 
-template <class Space, class = void>
-struct has_own_mean : std::false_type {};
-template <class Space>
-struct has_own_mean<Space, std::void_t<decltype(std::declval<const Space&>().mean(
-                               std::declval<const std::vector<typename Space::Point>&>()))>> : std::true_type {};
-
 }  // namespace detail
 
 /// AnyManifold's model of a Manifold or LieGroup Space (double precision).
@@ -106,7 +104,10 @@ class ManifoldModel final : public AnyManifold::Concept {
   static constexpr bool kGyro = is_gyrogroup_v<Space>;
 
  public:
-  ManifoldModel(std::string name, Space space) : name_(std::move(name)), space_(std::move(space)) {}
+  ManifoldModel(std::string name, Space space)
+      : name_(std::move(name)),
+        space_(std::move(space)),
+        batch_(std::make_shared<const BatchSpaceOf<Space>>(space_, name_)) {}
 
   bool is_manifold() const override { return true; }
   bool is_lie_group() const override { return kGroup; }
@@ -114,43 +115,54 @@ class ManifoldModel final : public AnyManifold::Concept {
   PointEncoding point_encoding() const override {
     return Point::ColsAtCompileTime == 1 ? PointEncoding::kVector : PointEncoding::kMatrix;
   }
-  int dim() const override { return space_.dim(); }
+  int dim() const override { return batch_->dim(); }
+  std::shared_ptr<const BatchSpace<double>> batch_space() const override { return batch_; }
 
-  DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const override { return space_.exp(point(x), tangent(v)); }
-  DynMatrix log(const DynMatrix& x, const DynMatrix& y) const override { return space_.log(point(x), point(y)); }
+  DynMatrix exp(const DynMatrix& x, const DynMatrix& v) const override {
+    return matrix(batch_->exp(item(x, "point"), item(v, "tangent vector")));
+  }
+  DynMatrix log(const DynMatrix& x, const DynMatrix& y) const override {
+    return matrix(batch_->log(item(x, "point"), item(y, "point")));
+  }
   DynMatrix transport(const DynMatrix& x, const DynMatrix& y, const DynMatrix& v) const override {
-    return space_.transport(point(x), point(y), tangent(v));
+    return matrix(batch_->transport(item(x, "point"), item(y, "point"), item(v, "tangent vector")));
   }
   double inner(const DynMatrix& x, const DynMatrix& u, const DynMatrix& v) const override {
-    return space_.inner(point(x), tangent(u), tangent(v));
+    return batch_->inner(item(x, "point"), item(u, "tangent vector"), item(v, "tangent vector"))();
   }
-  double norm(const DynMatrix& x, const DynMatrix& v) const override { return space_.norm(point(x), tangent(v)); }
-  double dist(const DynMatrix& x, const DynMatrix& y) const override { return space_.dist(point(x), point(y)); }
+  double norm(const DynMatrix& x, const DynMatrix& v) const override {
+    return batch_->norm(item(x, "point"), item(v, "tangent vector"))();
+  }
+  double dist(const DynMatrix& x, const DynMatrix& y) const override {
+    return batch_->dist(item(x, "point"), item(y, "point"))();
+  }
   DynMatrix project(const DynMatrix& x, const DynMatrix& v) const override {
-    return space_.project(point(x), tangent(v));
+    return matrix(batch_->project(item(x, "point"), item(v, "ambient vector")));
   }
   DynMatrix retract(const DynMatrix& x, const DynMatrix& v) const override {
-    return space_.retract(point(x), tangent(v));
+    return matrix(batch_->retract(item(x, "point"), item(v, "tangent vector")));
   }
   DynMatrix egrad_to_rgrad(const DynMatrix& x, const DynMatrix& g) const override {
-    return space_.egrad_to_rgrad(point(x), tangent(g));
+    return matrix(batch_->egrad_to_rgrad(item(x, "point"), item(g, "Euclidean gradient")));
   }
   DynMatrix mean(const std::vector<DynMatrix>& points) const override {
-    std::vector<Point> converted;
-    converted.reserve(points.size());
-    for (const auto& p : points) converted.push_back(point(p));
-    // A geometry's own mean (a closed form, or a faster fixed point) when it has one.
-    if constexpr (detail::has_own_mean<Space>::value) {
-      return space_.mean(converted);
-    } else {
-      return frechet_mean(space_, converted).point;
+    std::vector<std::size_t> shape{points.size()};
+    shape.insert(shape.end(), batch_->item_shape().begin(), batch_->item_shape().end());
+    xt::xarray<double> stacked = xt::xarray<double>::from_shape(shape);
+    const std::size_t size = item_rows() * item_cols();
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const xt::xarray<double> one = item(points[i], "point");
+      std::copy(one.data(), one.data() + size, stacked.data() + i * size);
     }
+    return matrix(batch_->mean(stacked, {}));
   }
-  DynMatrix random_point(Rng& rng) const override { return space_.random_point(rng); }
-  DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const override { return space_.random_tangent(point(x), rng); }
-  void check_point(const DynMatrix& x) const override { space_.check_point(point(x)); }
+  DynMatrix random_point(Rng& rng) const override { return matrix(batch_->random_points({}, rng)); }
+  DynMatrix random_tangent(const DynMatrix& x, Rng& rng) const override {
+    return matrix(batch_->random_tangents(item(x, "point"), rng));
+  }
+  void check_point(const DynMatrix& x) const override { batch_->check_points(item(x, "point")); }
   void check_tangent(const DynMatrix& x, const DynMatrix& v) const override {
-    space_.check_tangent(point(x), tangent(v));
+    batch_->check_tangents(item(x, "point"), item(v, "tangent vector"));
   }
 
   DynMatrix identity() const override {
@@ -228,7 +240,26 @@ class ManifoldModel final : public AnyManifold::Concept {
 
  private:
   Point point(const DynMatrix& m) const { return detail::from_dynamic<Point>(name_, "point", m); }
-  Tangent tangent(const DynMatrix& m) const { return detail::from_dynamic<Tangent>(name_, "tangent vector", m); }
+  std::size_t item_rows() const { return batch_->item_shape()[0]; }
+  std::size_t item_cols() const { return batch_->item_shape().size() == 2 ? batch_->item_shape()[1] : 1; }
+  // One point or vector as a BatchSpace item (ShapeError naming the space when it does not fit).
+  xt::xarray<double> item(const DynMatrix& m, const char* what) const {
+    const auto rows = static_cast<Eigen::Index>(item_rows());
+    const auto cols = static_cast<Eigen::Index>(item_cols());
+    if (m.rows() != rows || m.cols() != cols) {
+      throw ShapeError(name_, std::string(what) + " must be " + shape_string(rows, cols),
+                       shape_string(m.rows(), m.cols()));
+    }
+    xt::xarray<double> out = xt::xarray<double>::from_shape(batch_->item_shape());
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(out.data(), rows, cols) = m;
+    return out;
+  }
+  DynMatrix matrix(const xt::xarray<double>& a) const {
+    const auto rows = static_cast<Eigen::Index>(item_rows());
+    const auto cols = static_cast<Eigen::Index>(item_cols());
+    return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(a.data(), rows,
+                                                                                                    cols);
+  }
   DomainError not_a_group(const char* op) const {
     return DomainError(name_ + "::" + op, "the space is not a group", name_);
   }
@@ -238,6 +269,7 @@ class ManifoldModel final : public AnyManifold::Concept {
 
   std::string name_;
   Space space_;
+  std::shared_ptr<const BatchSpaceOf<Space>> batch_;
 };
 
 /// AnyManifold's model of a FiniteGroup whose elements convert to and from integer vectors

@@ -1,17 +1,18 @@
 #pragma once
 // BatchSpace: one geometry chosen at run time, applied to whole arrays of its points. This is what a
-// manifold-valued feature (a fiber of a GeometricTensor) and a manifold-valued optimizer parameter
-// hold: generic layers and optimizers call one virtual function per array, never one per item.
+// manifold-valued feature (a fiber of a GeometricTensor), a manifold-valued optimizer parameter and
+// AnyManifold hold: callers make one virtual call per array, never one per item.
 //
-// Layout. An array holds items of the space along its trailing axes — (n) for vector points such as
-// the sphere's, (r, c) for matrix points such as SPD or Stiefel — after any number of leading axes:
-// (B, C, n, n) is B×C SPD matrices. Tangent vectors and Euclidean gradients have their points'
-// shape; scalar results (inner, dist) have the leading axes only. Items are read through an
-// Eigen::Map of the row-major buffer and run in parallel over the cores.
+// Layout: core/batch.hpp's — items along the trailing axes ((n) for vector points such as the
+// sphere's, (r, c) for matrix points such as SPD or Stiefel) after any number of leading axes, so
+// (B, C, n, n) is B×C SPD matrices and an array without leading axes is one point. Tangent vectors
+// and Euclidean gradients have their points' shape; scalar results (inner, norm, dist) have the
+// leading axes only.
 //
-// BatchSpaceOf<M> adapts any geometry M (is_manifold_v) and takes its validity checks along: every
-// item is checked as M's own operations check it, so an error names the geometry's function and the
-// offending value; with several bad items, the one of lowest index is reported.
+// BatchSpaceOf<M> adapts any geometry M (is_manifold_v) by forwarding to gyre::batch, so a geometry's
+// whole-batch fast paths (included below; they exist exactly when libgyre is built with them) serve
+// every BatchSpace of it. Items are checked as M's own operations check them: an error names the
+// geometry's function, the offending value and, for arrays with leading axes, the item.
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
@@ -25,10 +26,13 @@
 
 #include <xtensor/xarray.hpp>
 
+#include "gyre/core/batch.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
-#include "gyre/core/parallel.hpp"
 #include "gyre/core/rng.hpp"
+#include "gyre/geometries/grassmann/grassmann_batch.hpp"
+#include "gyre/geometries/spd/affine_invariant_batch.hpp"
+#include "gyre/geometry/batch_frechet_mean.hpp"
 
 namespace gyre {
 
@@ -59,11 +63,20 @@ class BatchSpace {
   [[nodiscard]] virtual Array egrad_to_rgrad(const Array& x, const Array& g) const = 0;
   /// ⟨u, v⟩ₓ per item: the leading axes' shape.
   [[nodiscard]] virtual Array inner(const Array& x, const Array& u, const Array& v) const = 0;
+  /// ‖v‖ₓ per item: the leading axes' shape.
+  [[nodiscard]] virtual Array norm(const Array& x, const Array& v) const = 0;
   [[nodiscard]] virtual Array dist(const Array& x, const Array& y) const = 0;
+  /// The weighted Fréchet mean of all items of `points` (weights empty: equal), one point: the
+  /// geometry's own mean where it has one (a closed form), else the Karcher iteration.
+  [[nodiscard]] virtual Array mean(const Array& points, const std::vector<T>& weights) const = 0;
   /// Random points (the geometry's random_point) of shape leading + item_shape().
   [[nodiscard]] virtual Array random_points(const Shape& leading, Rng& rng) const = 0;
+  /// A standard Gaussian tangent vector at each point of x.
+  [[nodiscard]] virtual Array random_tangents(const Array& x, Rng& rng) const = 0;
   /// Throws the geometry's error for the first item that is not a point of the space.
   virtual void check_points(const Array& x) const = 0;
+  /// Throws the geometry's error for the first v[i] that is not a tangent vector at x[i].
+  virtual void check_tangents(const Array& x, const Array& v) const = 0;
 
   /// The number of items in an array of this space's points (ShapeError if the trailing axes differ).
   [[nodiscard]] std::size_t item_count(const char* where, const Array& x) const {
@@ -90,16 +103,6 @@ class BatchSpace {
   Shape item_shape_;
 };
 
-namespace batch_space_detail {
-
-// Eigen forbids RowMajor column vectors; a vector's layout is the same either way.
-template <class Object>
-using RowMajorOf = std::conditional_t<
-    Object::ColsAtCompileTime == 1, Object,
-    Eigen::Matrix<typename Object::Scalar, Object::RowsAtCompileTime, Object::ColsAtCompileTime, Eigen::RowMajor>>;
-
-}  // namespace batch_space_detail
-
 /// The BatchSpace of one geometry value (see the header comment).
 template <class M>
 class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
@@ -119,65 +122,87 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
   [[nodiscard]] int dim() const override { return space_.dim(); }
 
   [[nodiscard]] Array exp(const Array& x, const Array& v) const override {
-    return map2<Tangent>("BatchSpace::exp", x, v, [&](const Point& a, const Tangent& b) { return space_.exp(a, b); });
+    check_item_shape("BatchSpace::exp", x);
+    return batch::exp(space_, x, v);
   }
   [[nodiscard]] Array log(const Array& x, const Array& y) const override {
-    return map2<Point>("BatchSpace::log", x, y, [&](const Point& a, const Point& b) { return space_.log(a, b); });
+    check_item_shape("BatchSpace::log", x);
+    return batch::log(space_, x, y);
   }
   [[nodiscard]] Array retract(const Array& x, const Array& v) const override {
-    return map2<Tangent>("BatchSpace::retract", x, v,
-                         [&](const Point& a, const Tangent& b) { return space_.retract(a, b); });
-  }
-  [[nodiscard]] Array project(const Array& x, const Array& a) const override {
-    return map2<Tangent>("BatchSpace::project", x, a,
-                         [&](const Point& p, const Tangent& b) { return space_.project(p, b); });
-  }
-  [[nodiscard]] Array egrad_to_rgrad(const Array& x, const Array& g) const override {
-    return map2<Tangent>("BatchSpace::egrad_to_rgrad", x, g,
-                         [&](const Point& p, const Tangent& b) { return space_.egrad_to_rgrad(p, b); });
+    check_item_shape("BatchSpace::retract", x);
+    return batch::retract(space_, x, v);
   }
   [[nodiscard]] Array transport(const Array& x, const Array& y, const Array& v) const override {
-    const std::size_t n = this->item_count("BatchSpace::transport", x);
-    require_same_shape("BatchSpace::transport", x, y);
-    require_same_shape("BatchSpace::transport", x, v);
-    Array out = Array::from_shape(x.shape());
-    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
-      store(out, i, Tangent(space_.transport(item<Point>(x, i), item<Point>(y, i), item<Tangent>(v, i))));
-    });
-    return out;
+    check_item_shape("BatchSpace::transport", x);
+    return batch::transport(space_, x, y, v);
+  }
+  [[nodiscard]] Array project(const Array& x, const Array& a) const override {
+    check_item_shape("BatchSpace::project", x);
+    return batch::project(space_, x, a);
+  }
+  [[nodiscard]] Array egrad_to_rgrad(const Array& x, const Array& g) const override {
+    check_item_shape("BatchSpace::egrad_to_rgrad", x);
+    return batch::egrad_to_rgrad(space_, x, g);
   }
   [[nodiscard]] Array inner(const Array& x, const Array& u, const Array& v) const override {
-    const std::size_t n = this->item_count("BatchSpace::inner", x);
-    require_same_shape("BatchSpace::inner", x, u);
-    require_same_shape("BatchSpace::inner", x, v);
-    Array out = Array::from_shape(leading_shape(x));
-    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(), [&](std::ptrdiff_t i) {
-      out.data()[i] = space_.inner(item<Point>(x, i), item<Tangent>(u, i), item<Tangent>(v, i));
-    });
-    return out;
+    check_item_shape("BatchSpace::inner", x);
+    return batch::inner(space_, x, u, v);
+  }
+  [[nodiscard]] Array norm(const Array& x, const Array& v) const override {
+    check_item_shape("BatchSpace::norm", x);
+    return batch::norm(space_, x, v);
   }
   [[nodiscard]] Array dist(const Array& x, const Array& y) const override {
-    const std::size_t n = this->item_count("BatchSpace::dist", x);
-    require_same_shape("BatchSpace::dist", x, y);
-    Array out = Array::from_shape(leading_shape(x));
-    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(),
-                 [&](std::ptrdiff_t i) { out.data()[i] = space_.dist(item<Point>(x, i), item<Point>(y, i)); });
+    check_item_shape("BatchSpace::dist", x);
+    return batch::dist(space_, x, y);
+  }
+  [[nodiscard]] Array mean(const Array& points, const std::vector<T>& weights) const override {
+    check_item_shape("BatchSpace::mean", points);
+    Point result;
+    if constexpr (has_own_mean_v) {
+      if (weights.empty()) {
+        const batch::detail::Items layout = batch::detail::items_of<Point>("BatchSpace::mean", "points", points);
+        std::vector<Point> items;
+        items.reserve(layout.count);
+        for (std::size_t i = 0; i < layout.count; ++i)
+          items.push_back(batch::detail::item<Point>(points, layout, static_cast<std::ptrdiff_t>(i)));
+        result = space_.mean(items);
+      } else {
+        result = batch::frechet_mean(space_, points, weights).point;
+      }
+    } else {
+      result = batch::frechet_mean(space_, points, weights).point;
+    }
+    Array out = Array::from_shape(this->item_shape());
+    const batch::detail::Items one = batch::detail::items_of<Point>("BatchSpace::mean", "result", out);
+    batch::detail::store<Point>(out, one, 0, result);
     return out;
   }
   [[nodiscard]] Array random_points(const Shape& leading, Rng& rng) const override {
-    Shape shape = leading;
-    shape.insert(shape.end(), this->item_shape().begin(), this->item_shape().end());
-    Array out = Array::from_shape(shape);
-    const std::size_t n = this->item_count("BatchSpace::random_points", out);
-    for (std::size_t i = 0; i < n; ++i) store(out, static_cast<std::ptrdiff_t>(i), Point(space_.random_point(rng)));
-    return out;
+    return batch::random_points(space_, leading, rng);
+  }
+  [[nodiscard]] Array random_tangents(const Array& x, Rng& rng) const override {
+    check_item_shape("BatchSpace::random_tangents", x);
+    return batch::random_tangents(space_, x, rng);
   }
   void check_points(const Array& x) const override {
-    const std::size_t n = this->item_count("BatchSpace::check_points", x);
-    for (std::size_t i = 0; i < n; ++i) space_.check_point(item<Point>(x, static_cast<std::ptrdiff_t>(i)));
+    check_item_shape("BatchSpace::check_points", x);
+    batch::check_points(space_, x);
+  }
+  void check_tangents(const Array& x, const Array& v) const override {
+    check_item_shape("BatchSpace::check_tangents", x);
+    batch::check_tangents(space_, x, v);
   }
 
  private:
+  template <class Space, class = void>
+  struct has_own_mean : std::false_type {};
+  template <class Space>
+  struct has_own_mean<Space, std::void_t<decltype(std::declval<const Space&>().mean(
+                                 std::declval<const std::vector<typename Space::Point>&>()))>> : std::true_type {};
+  static constexpr bool has_own_mean_v = has_own_mean<M>::value;
+
   static Shape shape_of(const M& space) {
     Rng rng(0);
     const Point p = space.random_point(rng);
@@ -185,56 +210,8 @@ class BatchSpaceOf final : public BatchSpace<typename M::Scalar> {
     return {static_cast<std::size_t>(p.rows()), static_cast<std::size_t>(p.cols())};
   }
 
-  Shape leading_shape(const Array& x) const {
-    return Shape(x.shape().begin(), x.shape().end() - static_cast<std::ptrdiff_t>(this->item_shape().size()));
-  }
-
-  // The rough cost of one item's operation: a few dozen matrix products or one decomposition of
-  // its points, 30·(entries)^{3/2} flops; parallel_for runs small batches serially below its threshold.
-  double item_work() const {
-    const double entries = static_cast<double>(item_size());
-    return 30.0 * entries * std::sqrt(entries);
-  }
-
-  std::size_t item_size() const {
-    std::size_t size = 1;
-    for (std::size_t s : this->item_shape()) size *= s;
-    return size;
-  }
-
-  template <class Object>
-  Object item(const Array& a, std::ptrdiff_t i) const {
-    const auto rows = static_cast<Eigen::Index>(this->item_shape()[0]);
-    const auto cols = this->item_shape().size() == 2 ? static_cast<Eigen::Index>(this->item_shape()[1]) : 1;
-    using Map = Eigen::Map<const batch_space_detail::RowMajorOf<Object>>;
-    return Object(Map(a.data() + i * rows * cols, rows, cols));
-  }
-
-  template <class Object>
-  void store(Array& a, std::ptrdiff_t i, const Object& value) const {
-    const auto rows = static_cast<Eigen::Index>(this->item_shape()[0]);
-    const auto cols = this->item_shape().size() == 2 ? static_cast<Eigen::Index>(this->item_shape()[1]) : 1;
-    using Map = Eigen::Map<batch_space_detail::RowMajorOf<Object>>;
-    Map(a.data() + i * rows * cols, rows, cols) = value;
-  }
-
-  static void require_same_shape(const char* where, const Array& a, const Array& b) {
-    if (a.shape() != b.shape()) {
-      throw ShapeError(where, "arguments must have equal shapes (" + BatchSpace<T>::shape_text(a) + ")",
-                       BatchSpace<T>::shape_text(b));
-    }
-  }
-
-  // out[i] = op(item i of a, item i of b), with the result shaped as a.
-  template <class Second, class Op>
-  Array map2(const char* where, const Array& a, const Array& b, const Op& op) const {
-    const std::size_t n = this->item_count(where, a);
-    require_same_shape(where, a, b);
-    Array out = Array::from_shape(a.shape());
-    parallel_for(static_cast<std::ptrdiff_t>(n), item_work(),
-                 [&](std::ptrdiff_t i) { store(out, i, Tangent(op(item<Point>(a, i), item<Second>(b, i)))); });
-    return out;
-  }
+  // The trailing axes must be this space's item shape (gyre::batch checks only what the types fix).
+  void check_item_shape(const char* where, const Array& x) const { (void)this->item_count(where, x); }
 
   M space_;
 };

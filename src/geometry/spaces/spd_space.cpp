@@ -1,6 +1,9 @@
-// `spd` for make_space: SPD(n) with any of Gyre's metrics, chosen by the parameter "metric", with
-// the optional deformation "theta" and the (α, β) inner product "alpha", "beta".
+// The row of `spd` in the table of spaces (registered_spaces.inc): SPD(n) with any of Gyre's metrics,
+// chosen by the parameter "metric", with the optional deformation "theta" and the (α, β) inner
+// product "alpha", "beta".
 #include <cmath>
+#include <initializer_list>
+#include <vector>
 
 #include "../space_params.hpp"
 #include "gyre/core/error.hpp"
@@ -16,9 +19,8 @@ AnyManifold maybe_deformed(const std::string& name, Metric metric, double theta)
   return wrap_manifold(name, PowerDeformed<Metric>(std::move(metric), theta));
 }
 
-}  // namespace
-
-AnyManifold make_spd_space(const std::string& name, const SpaceParams& params) {
+AnyManifold make_spd(const SpaceParams& params) {
+  const std::string name = "spd";
   const int n = integer_param(name, params, "n", 1);
   const std::string metric = word_param(params, "metric", "affine_invariant");
   const double theta = number_param(name, params, "theta", 1);
@@ -46,6 +48,39 @@ AnyManifold make_spd_space(const std::string& name, const SpaceParams& params) {
                     "unknown spd metric (affine_invariant, log_euclidean, log_cholesky, bures_wasserstein, "
                     "generalized_bures_wasserstein)",
                     metric);
+}
+
+// Each metric of SPD(n) and each deformation family the parameters select, at n = 3.
+std::vector<SpaceParams> spd_families() {
+  const auto family = [](const std::string& metric,
+                         std::initializer_list<std::pair<const std::string, double>> numbers) {
+    SpaceParams params{{"n", 3}};
+    params.words["metric"] = metric;
+    for (const auto& [key, value] : numbers) params.numbers[key] = value;
+    return params;
+  };
+  SpaceParams generalized_bw = family("generalized_bures_wasserstein", {});
+  generalized_bw.matrices["M"] = Eigen::Vector3d(0.5, 1.0, 2.0).asDiagonal();
+  return {family("affine_invariant", {}),
+          family("affine_invariant", {{"theta", 0.5}}),
+          family("affine_invariant", {{"alpha", 1.5}, {"beta", -0.2}}),
+          family("log_euclidean", {}),
+          family("log_euclidean", {{"alpha", 2}, {"beta", 0.5}}),
+          family("log_cholesky", {}),
+          family("log_cholesky", {{"theta", 1.5}}),
+          family("bures_wasserstein", {}),
+          generalized_bw};
+}
+
+}  // namespace
+
+SpaceInfo spd_space() {
+  return {"spd",
+          "SPD(n) matrices; metric affine_invariant (default), log_euclidean, log_cholesky, bures_wasserstein or "
+          "generalized_bures_wasserstein (matrix M); power deformation theta; (alpha, beta) inner product",
+          {"n", "metric", "theta", "alpha", "beta", "M"},
+          spd_families(),
+          make_spd};
 }
 
 }  // namespace gyre::detail
