@@ -1,7 +1,7 @@
 // BatchSpace, the one type-erased batched geometry: every operation on (B, C, item…) arrays equals
 // the one-item function on each item (the generic route runs the same one-item code, so equality is
 // to the last bit; the SPD and Grassmann fast paths take another route and are held to rounding),
-// errors name the bad item, and the registry's AnyManifold runs on the same BatchSpace.
+// and errors name the bad item (the registry's spaces on it: tests/tools/registry_batch_space_test.cpp).
 #include "gyre/geometry/batch_space.hpp"
 
 #include <cmath>
@@ -14,7 +14,6 @@
 #include "grassmann/grassmann.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/rng.hpp"
-#include "gyre/geometry/any_manifold.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
 #include "hyperboloid/hyperboloid.hpp"
 #include "so/so.hpp"
@@ -174,33 +173,6 @@ TEST_CASE("BatchSpace errors name the operation, the item and the value") {
       CHECK(std::string(e.what()).find("Sphere") != std::string::npos);
     }
   }
-}
-
-TEST_CASE("the registry's spaces run on their BatchSpace") {
-  gyre::Rng rng(gyre::test::seeds(1)[0]);
-  for (const gyre::SpaceInfo& info : gyre::registered_spaces()) {
-    for (const gyre::SpaceParams& params : info.families) {
-      CAPTURE(info.name);
-      const gyre::AnyManifold space = info.make(params);
-      if (!space.is_manifold()) {
-        CHECK_THROWS_AS((void)space.batch_space(), gyre::DomainError);
-        continue;
-      }
-      const auto batch = gyre::make_batch_space(info.name, params);
-      REQUIRE(batch);
-      CHECK(batch->dim() == space.dim());
-      // AnyManifold's one point is the BatchSpace's array without leading axes.
-      const gyre::AnyManifold::DynMatrix x = space.random_point(rng);
-      const gyre::AnyManifold::DynMatrix v = 0.2 * space.random_tangent(x, rng);
-      const gyre::AnyManifold::DynMatrix y = space.exp(x, v);
-      CHECK(space.dist(x, y) == doctest::Approx(space.norm(x, v)).epsilon(1e-9));
-      CHECK((space.log(x, y) - v).norm() <= 1e-9 * std::max(1.0, v.norm()));
-    }
-  }
-  CHECK_THROWS_WITH_AS((void)gyre::make_batch_space("cn", {{"N", 4}}), doctest::Contains("not a manifold"),
-                       gyre::DomainError);
-  CHECK_THROWS_WITH_AS((void)gyre::make_space("klein_bottle", {}), doctest::Contains("unknown space"),
-                       gyre::DomainError);
 }
 
 }  // namespace
