@@ -248,10 +248,7 @@ class SpdAffineInvariant {
     Matrix<T> inv_sqrt;
   };
 
-  void check_cotangent(const char* function, const Matrix<T>& g) const {
-    require_shape(function, "cotangent", g, n_, n_);
-    require_finite(function, "cotangent", g);
-  }
+  void check_cotangent(const char* function, const Matrix<T>& g) const { spd::check_cotangent(function, g, n_); }
 
   // The eigendecomposition of P^-½ Q P^-½.
   static linalg::SymmetricEigen<T> whitened(const Roots& r, const Point& q) {

@@ -23,6 +23,8 @@
 //  mean      the fixed point S ← T̄ S T̄, T̄ = Σ wᵢ Tᵢ (Álvarez-Esteban et al. 2016), which is the
 //            Karcher step exp_S(Σ wᵢ log_S Pᵢ); it stops on the Riemannian gradient norm.
 //  retract   exp (it is already a polynomial).
+//  VJPs      exp_vjp and log_vjp in closed form through the Lyapunov operators L_P and L_B (see
+//            each); transport has none (an integrated ODE).
 //  References: Bhatia, Jain & Lim 2019; Malagò, Montrucchio & Pistone 2018; Massart & Absil 2020.
 // ============================================================================================
 
@@ -35,6 +37,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
 
@@ -62,13 +65,7 @@ class SpdBuresWasserstein {
 
   [[nodiscard]] Point exp(const Point& p, const Tangent& v) const {
     if (checks_enabled()) spd::check_point_and_tangent("SpdBuresWasserstein::exp", p, v, n_);
-    const Matrix<T> l = lyapunov(linalg::symmetric_eigen<T>(p), v);
-    const Eigen::SelfAdjointEigenSolver<Matrix<T>> shifted(Matrix<T>::Identity(n_, n_) + l, Eigen::EigenvaluesOnly);
-    const T smallest = shifted.eigenvalues().cwiseAbs().minCoeff();
-    if (!(smallest > std::numeric_limits<T>::epsilon())) {
-      throw DomainError("SpdBuresWasserstein::exp",
-                        "the geodesic leaves SPD: I + L_P(V) is singular (smallest |eigenvalue|)", smallest);
-    }
+    const Matrix<T> l = exp_lyapunov("SpdBuresWasserstein::exp", linalg::symmetric_eigen<T>(p), v);
     return linalg::symmetric_part<T>(p + v + l * p * l);
   }
 
@@ -77,6 +74,47 @@ class SpdBuresWasserstein {
     const Matrix<T> l = transport_map_minus_identity(p, q);
     const Matrix<T> lp = l * p;
     return lp + lp.transpose();
+  }
+
+  /// ∂L/∂P and ∂L/∂V of exp_P(V) = P + V + L·P·L, L = L_P(V) (gyre/core/derivatives.hpp). With
+  /// S = sym(G), ∂L = P·L·S + S·L·P, and differentiating P·L + L·P = V gives, for Z = L_P(∂L),
+  ///   ∂V = S + Z,   ∂P = S + L·S·L − (Z·L + L·Z)          (L_P is self-adjoint).
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& p, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      spd::check_point_and_tangent("SpdBuresWasserstein::exp_vjp", p, v, n_);
+      spd::check_cotangent("SpdBuresWasserstein::exp_vjp", g, n_);
+    }
+    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
+    const Matrix<T> l = exp_lyapunov("SpdBuresWasserstein::exp_vjp", e, v);
+    const Matrix<T> s = linalg::symmetric_part<T>(g);
+    const Matrix<T> pls = p * l * s;
+    const Matrix<T> z = lyapunov(e, Matrix<T>(pls + pls.transpose()));
+    const Matrix<T> zl = z * l;
+    return {Point(s + l * s * l - zl - zl.transpose()), Tangent(s + z)};
+  }
+
+  /// ∂L/∂P and ∂L/∂Q of log_P(Q) = M·P + P·M, M = T − I, where T = P^-½·B·P^-½, B = (P^½QP^½)^½
+  /// solves T·P·T = Q. Differentiating that: dT = P^-½·L_B(P^½(dQ − T·dP·T)P^½)·P^-½. With
+  /// S = sym(G), ∂T = S·P + P·S and K = P^½·L_B(P^-½·∂T·P^-½)·P^½:
+  ///   ∂Q = K,   ∂P = M·S + S·M − T·K·T.
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& p, const Point& q, const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdBuresWasserstein::log_vjp", p, q, n_);
+      spd::check_cotangent("SpdBuresWasserstein::log_vjp", g, n_);
+    }
+    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
+    const Matrix<T> root = linalg::apply(e, linalg::Sqrt{});
+    const Matrix<T> inv_root = linalg::apply(e, linalg::InverseSqrt{});
+    linalg::SymmetricEigen<T> middle = linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(root * q * root));
+    const Matrix<T> b = linalg::apply(middle, linalg::Sqrt{});
+    for (Eigen::Index i = 0; i < middle.values.size(); ++i) middle.values(i) = std::sqrt(middle.values(i));  // B's
+    const Matrix<T> m = linalg::symmetric_part<T>(inv_root * (b - p) * inv_root);
+    const Matrix<T> t = Matrix<T>::Identity(n_, n_) + m;
+    const Matrix<T> s = linalg::symmetric_part<T>(g);
+    const Matrix<T> ps = p * s;
+    const Matrix<T> k = root * lyapunov(middle, Matrix<T>(inv_root * (ps + ps.transpose()) * inv_root)) * root;
+    const Matrix<T> ms = m * s;
+    return {Point(ms + ms.transpose() - t * k * t), Point(linalg::symmetric_part<T>(k))};
   }
 
   [[nodiscard]] Tangent transport(const Point& p, const Point& q, const Tangent& w) const {
@@ -204,6 +242,17 @@ class SpdBuresWasserstein {
   }
 
  private:
+  // L_P(V) for exp, after checking that the geodesic stays in SPD up to t = 1 (I + L nonsingular).
+  Matrix<T> exp_lyapunov(const char* function, const linalg::SymmetricEigen<T>& e, const Tangent& v) const {
+    const Matrix<T> l = lyapunov(e, v);
+    const Eigen::SelfAdjointEigenSolver<Matrix<T>> shifted(Matrix<T>::Identity(n_, n_) + l, Eigen::EigenvaluesOnly);
+    const T smallest = shifted.eigenvalues().cwiseAbs().minCoeff();
+    if (!(smallest > std::numeric_limits<T>::epsilon())) {
+      throw DomainError(function, "the geodesic leaves SPD: I + L_P(V) is singular (smallest |eigenvalue|)", smallest);
+    }
+    return l;
+  }
+
   static constexpr int kFirstSteps = 8;
   static constexpr int kMaxSteps = 1 << 14;
 

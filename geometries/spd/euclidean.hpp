@@ -10,6 +10,7 @@
 
 #include <limits>
 
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
 
@@ -49,6 +50,32 @@ class SpdEuclidean {
     }
     return w;
   }
+  /// VJPs (gyre/core/derivatives.hpp) of the affine maps above: exp = P + V, log = Q − P,
+  /// transport = W.
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& p, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      spd::check_point_and_tangent("SpdEuclidean::exp_vjp", p, v, n_);
+      spd::check_cotangent("SpdEuclidean::exp_vjp", g, n_);
+    }
+    return {g, g};
+  }
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& p, const Point& q, const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdEuclidean::log_vjp", p, q, n_);
+      spd::check_cotangent("SpdEuclidean::log_vjp", g, n_);
+    }
+    return {Point(-g), g};
+  }
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdEuclidean::transport_vjp", p, q, n_);
+      spd::check_symmetric_tangent("SpdEuclidean::transport_vjp", w, n_);
+      spd::check_cotangent("SpdEuclidean::transport_vjp", g, n_);
+    }
+    return {Point(Matrix<T>::Zero(n_, n_)), Point(Matrix<T>::Zero(n_, n_)), g};
+  }
+
   [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
     if (checks_enabled()) {
       spd::check_point_and_tangent("SpdEuclidean::inner", p, u, n_);

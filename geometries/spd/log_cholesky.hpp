@@ -347,10 +347,7 @@ class SpdLogCholesky {
   }
 
  private:
-  void check_cotangent(const char* function, const Matrix<T>& g) const {
-    require_shape(function, "cotangent", g, n_, n_);
-    require_finite(function, "cotangent", g);
-  }
+  void check_cotangent(const char* function, const Matrix<T>& g) const { spd::check_cotangent(function, g, n_); }
 
   int n_;
 };

@@ -204,10 +204,7 @@ class SpdLogEuclidean {
   }
 
  private:
-  void check_cotangent(const char* function, const Matrix<T>& g) const {
-    require_shape(function, "cotangent", g, n_, n_);
-    require_finite(function, "cotangent", g);
-  }
+  void check_cotangent(const char* function, const Matrix<T>& g) const { spd::check_cotangent(function, g, n_); }
 
   int n_;
   spd::AlphaBeta ab_;

@@ -11,11 +11,15 @@
 //  Deforming the log-Euclidean metric changes nothing (log P^θ = θ log P), so Gyre offers this
 //  for the affine-invariant, log-Cholesky and Euclidean bases (geomstats' power-affine and
 //  power-Euclidean metrics are θ-AIM and θ-Euclidean).
+//  VJPs (exp, log, transport) exist where the base metric has them: the chain rule through the
+//  power's first and second Daleckii–Krein derivatives (Power::divided2).
 // ============================================================================================
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
 
@@ -62,6 +66,69 @@ class PowerDeformed {
     const Tangent moved = base_.transport(mp.power, mq.power, linalg::frechet_derivative(mp.eigen, power(), w));
     return linalg::inverse_frechet_derivative(mq.eigen, power(), moved);
   }
+  /// VJPs (gyre/core/derivatives.hpp), where the base metric has them: the chain rule through
+  /// φ = (·)^θ, its inverse (·)^(1/θ) and dφ, whose adjoints are Daleckii–Krein derivatives (self-
+  /// adjoint) and, for the dependence of dφ_P on P, the second-order Daleckii–Krein pullback.
+  ///   exp: Y = ψ(exp′(φP, dφ_P V)), ψ = (·)^(1/θ): ∂Z = dψ_Z[G]; base VJP → (∂φP, ∂W);
+  ///        ∂V = dφ_P[∂W], ∂P = dφ_P[∂φP] + D²φ_P*(∂W, V).
+  ///   log: U = dφ_P⁻¹[H], H = log′(φP, φQ): K = dφ_P⁻¹[G] is H's cotangent, and dφ_P[U] = H gives
+  ///        ∂P = −D²φ_P*(K, U) + dφ_P[∂φP], ∂Q = dφ_Q[∂φQ].
+  ///   transport: R = dφ_Q⁻¹[transport′(φP, φQ, dφ_P W)], by the same two rules.
+  template <class B = Base, std::enable_if_t<has_exp_log_vjp_v<B>, int> = 0>
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& p, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      check_point_tangent("PowerDeformed::exp_vjp", p, v);
+      spd::check_cotangent("PowerDeformed::exp_vjp", g, n());
+    }
+    const Mapped m = map(p);
+    const Tangent w = linalg::frechet_derivative(m.eigen, power(), v);
+    const Point z = base_.exp(m.power, w);
+    const Point grad_z =
+        linalg::frechet_derivative(linalg::symmetric_eigen<T>(z), inverse_power(), linalg::symmetric_part<T>(g));
+    const auto base_vjp = base_.exp_vjp(m.power, w, grad_z);
+    const Matrix<T> grad_w = linalg::symmetric_part<T>(base_vjp.v);
+    return {Point(linalg::frechet_derivative(m.eigen, power(), linalg::symmetric_part<T>(base_vjp.x)) +
+                  linalg::frechet_derivative_pullback(m.eigen, power(), grad_w, v)),
+            Tangent(linalg::frechet_derivative(m.eigen, power(), grad_w))};
+  }
+  template <class B = Base, std::enable_if_t<has_exp_log_vjp_v<B>, int> = 0>
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& p, const Point& q, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("PowerDeformed::log_vjp", p, q);
+      spd::check_cotangent("PowerDeformed::log_vjp", g, n());
+    }
+    const Mapped mp = map(p);
+    const Mapped mq = map(q);
+    const Tangent u = linalg::inverse_frechet_derivative(mp.eigen, power(), base_.log(mp.power, mq.power));
+    const Matrix<T> k = linalg::inverse_frechet_derivative(mp.eigen, power(), linalg::symmetric_part<T>(g));
+    const auto base_vjp = base_.log_vjp(mp.power, mq.power, k);
+    return {Point(linalg::frechet_derivative(mp.eigen, power(), linalg::symmetric_part<T>(base_vjp.x)) -
+                  linalg::frechet_derivative_pullback(mp.eigen, power(), k, u)),
+            Point(linalg::frechet_derivative(mq.eigen, power(), linalg::symmetric_part<T>(base_vjp.y)))};
+  }
+  template <class B = Base, std::enable_if_t<has_transport_vjp_v<B>, int> = 0>
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("PowerDeformed::transport_vjp", p, q);
+      spd::check_symmetric_tangent("PowerDeformed::transport_vjp", w, n());
+      spd::check_cotangent("PowerDeformed::transport_vjp", g, n());
+    }
+    const Mapped mp = map(p);
+    const Mapped mq = map(q);
+    const Tangent mapped_w = linalg::frechet_derivative(mp.eigen, power(), w);
+    const Tangent moved = base_.transport(mp.power, mq.power, mapped_w);
+    const Tangent r = linalg::inverse_frechet_derivative(mq.eigen, power(), moved);
+    const Matrix<T> k = linalg::inverse_frechet_derivative(mq.eigen, power(), linalg::symmetric_part<T>(g));
+    const auto base_vjp = base_.transport_vjp(mp.power, mq.power, mapped_w, k);
+    const Matrix<T> grad_w = linalg::symmetric_part<T>(base_vjp.w);
+    return {Point(linalg::frechet_derivative(mp.eigen, power(), linalg::symmetric_part<T>(base_vjp.x)) +
+                  linalg::frechet_derivative_pullback(mp.eigen, power(), grad_w, w)),
+            Point(linalg::frechet_derivative(mq.eigen, power(), linalg::symmetric_part<T>(base_vjp.y)) -
+                  linalg::frechet_derivative_pullback(mq.eigen, power(), k, r)),
+            Tangent(linalg::frechet_derivative(mp.eigen, power(), grad_w))};
+  }
+
   [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
     if (checks_enabled()) {
       check_point_tangent("PowerDeformed::inner", p, u);
@@ -117,6 +184,7 @@ class PowerDeformed {
     return m;
   }
   linalg::Power power() const { return linalg::Power{theta_}; }
+  linalg::Power inverse_power() const { return linalg::Power{1.0 / theta_}; }
 
   void check_point_tangent(const char* function, const Point& p, const Tangent& v) const {
     spd::check_spd(function, p, n());

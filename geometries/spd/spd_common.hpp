@@ -71,6 +71,13 @@ void check_symmetric_tangent(const char* function, const Matrix<T>& v, int n) {
                 (v - v.transpose()).cwiseAbs().maxCoeff() / scale, membership_tolerance<T>());
 }
 
+/// Throws unless g is an n×n finite matrix: the cotangent a VJP takes (not necessarily symmetric).
+template <class T>
+void check_cotangent(const char* function, const Matrix<T>& g, int n) {
+  require_shape(function, "cotangent", g, n, n);
+  require_finite(function, "cotangent", g);
+}
+
 /// check_spd(p) and check_symmetric_tangent(v): what exp, inner and check_tangent validate.
 template <class T>
 void check_point_and_tangent(const char* function, const Matrix<T>& p, const Matrix<T>& v, int n) {

@@ -50,6 +50,9 @@
 //            the polar factor W·Vᵀ of the SVD X + U = W·Σ·Vᵀ (equal, as (X + U)ᵀ(X + U) = I + UᵀU).
 //            X + U always has full rank, and both factorisations run on X + U scaled by its largest
 //            entry, so both retractions are defined for every finite tangent, 1e300 included.
+//  VJPs      exp_vjp: the adjoint of the geodesic's formula (adjoints of expm's Fréchet derivative);
+//            log_vjp: implicit differentiation of exp(X, U) = Y, one d×d solve (d = dim) on a basis
+//            of T_X; transport_vjp: of the projection (gyre/core/derivatives.hpp).
 //  Sampling  random_point: Haar (the Q factor, diag(R) > 0, of an n×p Gaussian; Mezzadri 2007);
 //            random_tangent: P_X(G), G an n×p Gaussian — a standard Gaussian of T_X.
 //  Validity  check_point: n×p, finite, ‖XᵀX − I‖_F ≤ √ε. check_tangent: n×p, finite,
@@ -70,6 +73,7 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "gyre/core/checks.hpp"
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
@@ -142,6 +146,77 @@ class Stiefel {
       check_tangent("Stiefel::transport", x, v);
     }
     return stiefel_detail::project<T>(y, v);
+  }
+
+  /// ∂L/∂X and ∂L/∂U of Y = exp(X, U) (gyre/core/derivatives.hpp): the adjoint of the geodesic's
+  /// formula (stiefel_detail::geodesic_vjp). The final Newton–Schulz step has derivative P_Y at an
+  /// orthonormal Y, so G enters as P_Y(G).
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& x, const Tangent& u, const Point& g) const {
+    if (checks_enabled()) {
+      check_point_tangent("Stiefel::exp_vjp", x, u);
+      check_cotangent("Stiefel::exp_vjp", g);
+    }
+    const Matrix<T> tangent = stiefel_detail::project<T>(x, u);
+    const stiefel_detail::Geodesic<T> geodesic = stiefel_detail::geodesic<T>(x, tangent);
+    const Matrix<T> end = stiefel_detail::reorthonormalise<T>(geodesic.end);
+    const stiefel_detail::GeodesicVjp<T> vjp =
+        stiefel_detail::geodesic_vjp<T>(x, tangent, geodesic, stiefel_detail::project<T>(end, g));
+    return {vjp.x, vjp.u};
+  }
+
+  /// ∂L/∂X and ∂L/∂Y of U = log(X, Y), by implicit differentiation of exp(X, U) = Y: with J = D_U exp
+  /// on T_X (invertible inside the injectivity radius) and Λ = J^-*(P_X G) ∈ T_Y,
+  ///   ∂L/∂Y = Λ,   ∂L/∂X = −(D_X exp)*Λ + U·sym(Xᵀ(D_U exp)*Λ) − U·sym(XᵀG),
+  /// the last two terms from the normal part of U's variation, fixed by XᵀU skew. J is assembled
+  /// column by column on an orthonormal basis of T_X (d = np − p(p+1)/2 Fréchet derivatives).
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& x, const Point& y, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Stiefel::log_vjp", x, y);
+      check_cotangent("Stiefel::log_vjp", g);
+    }
+    const Matrix<T> u = log_unchecked("Stiefel::log_vjp", x, y);
+    const stiefel_detail::Geodesic<T> geodesic = stiefel_detail::geodesic<T>(x, u);
+    const Matrix<T> basis = stiefel_detail::tangent_basis<T>(x);
+    const Eigen::Index np = static_cast<Eigen::Index>(n_) * p_;
+    Matrix<T> jacobian(np, basis.cols());
+    for (Eigen::Index k = 0; k < basis.cols(); ++k) {
+      const Matrix<T> h = Eigen::Map<const Matrix<T>>(basis.col(k).data(), n_, p_);
+      const Matrix<T> column = stiefel_detail::geodesic_derivative<T>(x, u, geodesic, h);
+      jacobian.col(k) = Eigen::Map<const Vector<T>>(column.data(), np);
+    }
+    // Λ = J(JᵀJ)⁻¹Bᵀg = Q·R⁻ᵀ·Bᵀg for the thin QR J = Q·R.
+    const Eigen::HouseholderQR<Matrix<T>> qr(jacobian);
+    const Eigen::Index d = basis.cols();
+    const Matrix<T> r = qr.matrixQR().topLeftCorner(d, d).template triangularView<Eigen::Upper>();
+    const T smallest = r.diagonal().cwiseAbs().minCoeff();
+    if (!(smallest > std::numeric_limits<T>::epsilon() * std::max(T(1), r.diagonal().cwiseAbs().maxCoeff()))) {
+      throw DomainError("Stiefel::log_vjp", "exp is singular at log(X, Y): Y is conjugate to X (smallest |R_kk|)",
+                        smallest);
+    }
+    const Vector<T> coordinates = basis.transpose() * Eigen::Map<const Vector<T>>(g.data(), np);
+    const Vector<T> z = r.transpose().template triangularView<Eigen::Lower>().solve(coordinates);
+    Vector<T> padded = Vector<T>::Zero(np);
+    padded.head(d) = z;
+    const Vector<T> lambda_flat = qr.householderQ() * padded;
+    const Matrix<T> lambda = Eigen::Map<const Matrix<T>>(lambda_flat.data(), n_, p_);
+    const stiefel_detail::GeodesicVjp<T> through_exp = stiefel_detail::geodesic_vjp<T>(x, u, geodesic, lambda);
+    const Matrix<T> xm = x.transpose() * through_exp.u;
+    const Matrix<T> xg = x.transpose() * g;
+    return {Point(-through_exp.x + u * stiefel_detail::sym<T>(xm) - u * stiefel_detail::sym<T>(xg)), Point(lambda)};
+  }
+
+  /// ∂L/∂X, ∂L/∂Y and ∂L/∂V of P_Y(V) = V − Y·sym(YᵀV): ∂V = P_Y(G) (P_Y is self-adjoint),
+  /// ∂Y = −G·sym(YᵀV) − V·sym(YᵀG), ∂X = 0 (X enters only through V's tangent space).
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& x, const Point& y, const Tangent& v,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Stiefel::transport_vjp", x, y);
+      check_tangent("Stiefel::transport_vjp", x, v);
+      check_cotangent("Stiefel::transport_vjp", g);
+    }
+    const Matrix<T> grad_y = -g * stiefel_detail::sym<T>(Matrix<T>(y.transpose() * v)) -
+                             v * stiefel_detail::sym<T>(Matrix<T>(y.transpose() * g));
+    return {Point(Matrix<T>::Zero(n_, p_)), Point(grad_y), Tangent(stiefel_detail::project<T>(y, g))};
   }
 
   [[nodiscard]] T inner(const Point& x, const Tangent& u, const Tangent& v) const {
@@ -256,6 +331,11 @@ class Stiefel {
   void check_two_points(const char* function, const Point& x, const Point& y) const {
     check_point(function, x);
     check_point(function, y);
+  }
+
+  void check_cotangent(const char* function, const Matrix<T>& g) const {
+    require_shape(function, "cotangent", g, n_, p_);
+    require_finite(function, "cotangent", g);
   }
 
   int n_;

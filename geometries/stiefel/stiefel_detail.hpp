@@ -141,6 +141,72 @@ template <class T>
          u * (de.bottomLeftCorner(p, p) * g.n + e21 * dn);
 }
 
+/// ∂L/∂X and ∂L/∂U (ambient n×p) of end = X·(E₁₁N) + U·(E₂₁N) for the cotangent G of end: the
+/// adjoint of the geodesic's formula, with the adjoint of expm's Fréchet derivative
+/// L(M, ·)* = L(Mᵀ, ·) (Higham 2008, §3.2). From P₁ = E₁₁N, P₂ = E₂₁N:
+///   ∂E₁₁ = XᵀG·Nᵀ, ∂E₂₁ = UᵀG·Nᵀ, ∂N = E₁₁ᵀXᵀG + E₂₁ᵀUᵀG, ∂K = L(Kᵀ, [[∂E₁₁, 0], [∂E₂₁, 0]]),
+///   ∂A = ∂K₁₁ + ∂K₂₂ − L(A, ∂N) (N = expm(−A), A skew), ∂S = −∂K₁₂,
+/// and A = (XᵀU − UᵀX)/2, S = UᵀU give ∂X = G·P₁ᵀ − U·skew(∂A), ∂U = G·P₂ᵀ + X·skew(∂A) + U(∂S + ∂Sᵀ).
+template <class T>
+struct GeodesicVjp {
+  Matrix<T> x;
+  Matrix<T> u;
+};
+
+template <class T>
+[[nodiscard]] GeodesicVjp<T> geodesic_vjp(const Matrix<T>& x, const Matrix<T>& u, const Geodesic<T>& g,
+                                          const Matrix<T>& cotangent) {
+  const Eigen::Index p = x.cols();
+  const auto e11 = g.e.topLeftCorner(p, p);
+  const auto e21 = g.e.bottomLeftCorner(p, p);
+  const Matrix<T> xg = x.transpose() * cotangent;
+  const Matrix<T> ug = u.transpose() * cotangent;
+  Matrix<T> grad_e = Matrix<T>::Zero(2 * p, 2 * p);
+  grad_e.topLeftCorner(p, p) = xg * g.n.transpose();
+  grad_e.bottomLeftCorner(p, p) = ug * g.n.transpose();
+  const Matrix<T> grad_n = e11.transpose() * xg + e21.transpose() * ug;
+  const Matrix<T> grad_k = expm_derivative<T>(Matrix<T>(g.k.transpose()), grad_e);
+  const Matrix<T> grad_a =
+      grad_k.topLeftCorner(p, p) + grad_k.bottomRightCorner(p, p) - expm_derivative<T>(g.a, grad_n);
+  const Matrix<T> grad_s = -grad_k.topRightCorner(p, p);
+  const Matrix<T> skew_a = (grad_a - grad_a.transpose()) / T(2);
+  GeodesicVjp<T> vjp;
+  vjp.x = cotangent * (e11 * g.n).transpose() - u * skew_a;
+  vjp.u = cotangent * (e21 * g.n).transpose() + x * skew_a + u * (grad_s + grad_s.transpose());
+  return vjp;
+}
+
+/// An orthonormal basis of T_X St(n, p) for ⟨U, V⟩ = tr(UᵀV), as the columns of an (np)×d matrix
+/// (column-major n×p tangents): X·Ωᵢⱼ with Ωᵢⱼ = (eⱼeᵢᵀ − eᵢeⱼᵀ)/√2 for i < j, then X⊥·eₖeⱼᵀ with
+/// X⊥ the orthogonal complement of X from a Householder QR.
+template <class T>
+[[nodiscard]] Matrix<T> tangent_basis(const Matrix<T>& x) {
+  const Eigen::Index n = x.rows();
+  const Eigen::Index p = x.cols();
+  const Eigen::Index d = p * (p - 1) / 2 + (n - p) * p;
+  const Eigen::HouseholderQR<Matrix<T>> qr(x);
+  const Matrix<T> complement = (qr.householderQ() * Matrix<T>::Identity(n, n)).rightCols(n - p);
+  Matrix<T> basis(n * p, d);
+  Eigen::Index k = 0;
+  const T half_root = std::sqrt(T(0.5));
+  for (Eigen::Index i = 0; i < p; ++i) {
+    for (Eigen::Index j = i + 1; j < p; ++j, ++k) {
+      Matrix<T> h = Matrix<T>::Zero(n, p);
+      h.col(i) = half_root * x.col(j);
+      h.col(j) = -half_root * x.col(i);
+      basis.col(k) = Eigen::Map<const Vector<T>>(h.data(), n * p);
+    }
+  }
+  for (Eigen::Index j = 0; j < p; ++j) {
+    for (Eigen::Index i = 0; i < n - p; ++i, ++k) {
+      Matrix<T> h = Matrix<T>::Zero(n, p);
+      h.col(j) = complement.col(i);
+      basis.col(k) = Eigen::Map<const Vector<T>>(h.data(), n * p);
+    }
+  }
+  return basis;
+}
+
 /// Orthonormal coordinates of T_E St(m, p) at E = [I_p; 0]: U = [Ω; B] ↦ (√2·Ω_ji for i < j, B
 /// column-major), so that ‖coordinates‖ = ‖U‖_F.
 template <class T>

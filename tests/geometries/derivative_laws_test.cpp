@@ -11,12 +11,14 @@
 
 #include "grassmann/grassmann.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/linalg/haar.hpp"
 #include "hyperboloid/hyperboloid.hpp"
 #include "o/o.hpp"
 #include "so/so.hpp"
 #include "spd/spd.hpp"
 #include "sphere/sphere.hpp"
 #include "stereographic/stereographic.hpp"
+#include "stiefel/stiefel.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -148,6 +150,69 @@ TEST_CASE("derivatives: SPD under the log-Cholesky metric, far and near") {
   }
 }
 
+TEST_CASE("derivatives: SPD under the Euclidean and (generalized) Bures–Wasserstein metrics") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::SpdEuclidean<double>> &&
+                gyre::has_transport_vjp_v<gyre::SpdEuclidean<double>>);
+  static_assert(gyre::has_exp_log_vjp_v<gyre::SpdBuresWasserstein<double>> &&
+                gyre::has_exp_log_vjp_v<gyre::SpdGeneralizedBuresWasserstein<double>>);
+  // BW's transport is an integrated ODE, without a VJP yet.
+  static_assert(!gyre::has_transport_vjp_v<gyre::SpdBuresWasserstein<double>>);
+  // Their injectivity radius has no positive bound; random_point's eigenvalues lie in [e⁻¹, e], where
+  // it is ≥ e⁻¹ (Euclidean: λ_min) and ≥ e^-½ (BW: √λ_min); GBW's M below rescales them by ≤ 2.
+  gyre::check::DerivativeLawOptions euclidean;
+  euclidean.radius = 0.35;
+  gyre::check::DerivativeLawOptions bw;
+  bw.radius = 0.4;
+  gyre::check::DerivativeLawOptions near;
+  near.radius = 0.4;
+  near.reach = 1e-3;
+  for (const int n : {1, 2, 4}) {
+    CAPTURE(n);
+    check_derivatives(gyre::SpdEuclidean<double>(n), euclidean);
+    check_derivatives(gyre::SpdBuresWasserstein<double>(n), bw);
+    check_derivatives(gyre::SpdBuresWasserstein<double>(n), near);
+    gyre::Rng rng(7);
+    const gyre::Matrix<double> q = gyre::linalg::haar_orthogonal<double>(n, rng);
+    gyre::Vector<double> spectrum = gyre::Vector<double>::LinSpaced(n, 0.5, 2.0);
+    const gyre::Matrix<double> m = q * spectrum.asDiagonal() * q.transpose();
+    check_derivatives(gyre::SpdGeneralizedBuresWasserstein<double>(m), bw);
+  }
+}
+
+TEST_CASE("derivatives: power-deformed SPD metrics (second-order Daleckii–Krein of the power)") {
+  using AffineInvariant = gyre::PowerDeformed<gyre::SpdAffineInvariant<double>>;
+  using LogCholesky = gyre::PowerDeformed<gyre::SpdLogCholesky<double>>;
+  using Euclidean = gyre::PowerDeformed<gyre::SpdEuclidean<double>>;
+  static_assert(gyre::has_exp_log_vjp_v<AffineInvariant> && gyre::has_transport_vjp_v<AffineInvariant>);
+  static_assert(gyre::has_exp_log_vjp_v<LogCholesky> && gyre::has_transport_vjp_v<LogCholesky>);
+  // θ-Euclidean: exp moves P^θ by |θ|·‖V‖, which stays in SPD while that is below λ_min(P^θ) ≥ e^-1.5
+  // for θ ≤ 1.5 (random_point's spectrum lies in [e⁻¹, e]): radius 0.14.
+  gyre::check::DerivativeLawOptions euclidean;
+  euclidean.radius = 0.14;
+  for (const double theta : {0.5, -0.7, 1.5}) {
+    CAPTURE(theta);
+    for (const int n : {1, 3}) {
+      CAPTURE(n);
+      check_derivatives(AffineInvariant(gyre::SpdAffineInvariant<double>(n), theta));
+      check_derivatives(LogCholesky(gyre::SpdLogCholesky<double>(n), theta));
+      check_derivatives(Euclidean(gyre::SpdEuclidean<double>(n), theta), euclidean);
+    }
+  }
+}
+
+TEST_CASE("derivatives: Stiefel (implicit log), far and near") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::Stiefel<double>> && gyre::has_transport_vjp_v<gyre::Stiefel<double>>);
+  for (const auto& size : {std::pair{3, 1}, std::pair{5, 2}, std::pair{4, 4}, std::pair{6, 3}}) {
+    const int n = size.first, p = size.second;
+    CAPTURE(n);
+    CAPTURE(p);
+    check_derivatives(gyre::Stiefel<double>(n, p));
+    gyre::check::DerivativeLawOptions near;
+    near.reach = 1e-3;
+    check_derivatives(gyre::Stiefel<double>(n, p), near);
+  }
+}
+
 TEST_CASE("derivatives: SPD VJPs stay exact for repeated eigenvalues") {
   // P = I and V with a repeated eigenvalue: every divided difference is a derivative f′(λ).
   const gyre::SpdAffineInvariant<double> spd(3);
@@ -201,4 +266,25 @@ TEST_CASE("derivatives: bad cotangents and antipodes are Gyre errors") {
   CHECK_THROWS_AS(static_cast<void>(spd.exp_vjp(gyre::Matrix<double>::Identity(2, 2), gyre::Matrix<double>::Zero(2, 2),
                                                 gyre::Matrix<double>::Identity(3, 3))),
                   gyre::ShapeError);
+  const gyre::Matrix<double> eye = gyre::Matrix<double>::Identity(2, 2);
+  CHECK_THROWS_AS(static_cast<void>(gyre::SpdBuresWasserstein<double>(2).log_vjp(eye, eye, bad)), gyre::DomainError);
+  CHECK_THROWS_AS(static_cast<void>(gyre::SpdEuclidean<double>(2).exp_vjp(eye, eye, gyre::Matrix<double>(3, 2))),
+                  gyre::ShapeError);
+  const gyre::PowerDeformed<gyre::SpdAffineInvariant<double>> deformed(gyre::SpdAffineInvariant<double>(2), 0.5);
+  CHECK_THROWS_AS(static_cast<void>(deformed.exp_vjp(eye, gyre::Matrix<double>::Zero(2, 2), bad)), gyre::DomainError);
+  // BW's exp is undefined where I + L_P(V) is singular (V = −2P gives L = −I): its VJP says so too.
+  CHECK_THROWS_WITH_AS(
+      static_cast<void>(gyre::SpdBuresWasserstein<double>(2).exp_vjp(eye, gyre::Matrix<double>(-2 * eye), eye)),
+      doctest::Contains("SpdBuresWasserstein::exp_vjp: the geodesic leaves SPD"), gyre::DomainError);
+  const gyre::Stiefel<double> stiefel(4, 2);
+  const gyre::Matrix<double> frame = gyre::Matrix<double>::Identity(4, 2);
+  CHECK_THROWS_AS(static_cast<void>(stiefel.log_vjp(frame, frame, gyre::Matrix<double>::Ones(2, 4))), gyre::ShapeError);
+  gyre::Matrix<double> nan_cotangent = gyre::Matrix<double>::Ones(4, 2);
+  nan_cotangent(3, 1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(static_cast<void>(stiefel.exp_vjp(frame, gyre::Matrix<double>::Zero(4, 2), nan_cotangent)),
+                  gyre::DomainError);
+  // A huge but finite cotangent: a finite gradient, scaled (the VJPs are linear in G).
+  const auto huge_stiefel = stiefel.log_vjp(frame, frame, gyre::Matrix<double>::Constant(4, 2, 1e300));
+  CHECK(huge_stiefel.x.allFinite());
+  CHECK(huge_stiefel.y.allFinite());
 }

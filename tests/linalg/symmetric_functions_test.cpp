@@ -224,3 +224,23 @@ TEST_CASE("symmetric functions: log's second divided difference, coincident, nea
     }
   }
 }
+
+TEST_CASE("symmetric functions: the power's second divided difference against closed forms") {
+  // Exact forms: x²[a, b, c] = 1, x³[a, b, c] = a + b + c, x⁻¹[a, b, c] = 1/(abc),
+  // √[a, b, c] = −1/((√a + √b)(√b + √c)(√a + √c)); coincident and within 1 % (the series branch),
+  // and far (the quotient of first differences). Relative 1e-13: the quotient's cancellation
+  // costs up to 100·ε on the near side of its threshold.
+  for (const double a : {0.3, 2.0, 1e3}) {
+    for (const double gap : {0.0, 1e-6, 1e-3, 4e-3, 0.02, 0.6}) {
+      CAPTURE(a);
+      CAPTURE(gap);
+      const double b = a * (1 + gap), c = a * (1 + 2.5 * gap);
+      const double ra = std::sqrt(a), rb = std::sqrt(b), rc = std::sqrt(c);
+      CHECK(gyre::linalg::Power{2.0}.divided2(a, b, c) == doctest::Approx(1.0).epsilon(1e-13));
+      CHECK(gyre::linalg::Power{3.0}.divided2(a, b, c) == doctest::Approx(a + b + c).epsilon(1e-13));
+      CHECK(gyre::linalg::Power{-1.0}.divided2(a, b, c) == doctest::Approx(1 / (a * b * c)).epsilon(1e-13));
+      CHECK(gyre::linalg::Power{0.5}.divided2(c, a, b) ==
+            doctest::Approx(-1 / ((ra + rb) * (rb + rc) * (ra + rc))).epsilon(1e-13));
+    }
+  }
+}

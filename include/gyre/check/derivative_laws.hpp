@@ -16,6 +16,7 @@
 
 #include "gyre/check/law_report.hpp"
 #include "gyre/core/derivatives.hpp"
+#include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 
@@ -28,10 +29,14 @@ inline const char* const kTransportVjp = "transport_vjp = ∂transport along the
 }  // namespace derivative_law
 
 /// Options: the finite-difference step, and the largest geodesic length between x and the other
-/// point (log, transport) or of v (exp), as a fraction of the injectivity radius (capped at 2).
+/// point (log, transport) or of v (exp), as a fraction of the injectivity radius (capped at 2) —
+/// or of `radius` where it is set (> 0): for spaces whose radius has no positive lower bound
+/// (injectivity_radius() = 0: Bures–Wasserstein, SPD's Euclidean metric), a radius that holds at
+/// every point random_point draws.
 struct DerivativeLawOptions {
   double step = 1e-3;
   double reach = 0.5;
+  double radius = 0;
 };
 
 namespace detail {
@@ -72,7 +77,12 @@ LawReport derivative_laws(const M& m, const std::vector<std::uint64_t>& seeds, D
   using Tangent = typename M::Tangent;
   LawReport report;
   const double h = options.step;
-  const double reach = options.reach * std::min(2.0, static_cast<double>(m.injectivity_radius()));
+  const double radius = options.radius > 0 ? options.radius : static_cast<double>(m.injectivity_radius());
+  const double reach = options.reach * std::min(2.0, radius);
+  if (!(reach > 0)) {
+    throw DomainError("check::derivative_laws",
+                      "needs a positive reach: the space's injectivity radius is 0, set options.radius (reach)", reach);
+  }
   for (const std::uint64_t seed : seeds) {
     Rng rng(seed);
     const char* law = derivative_law::kExpVjp;

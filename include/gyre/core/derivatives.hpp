@@ -21,9 +21,11 @@
 //  taken along the manifold, never by perturbing single entries (which leaves it for symmetric
 //  or orthonormal storage).
 //  Spaces with them: the sphere; SPD under the affine-invariant metric (with any (α, β): exp,
-//  log and transport do not depend on them), the log-Euclidean and the log-Cholesky metrics;
+//  log and transport do not depend on them), the log-Euclidean, log-Cholesky and Euclidean
+//  metrics, their power deformations (θ-AIM, θ-LCM, θ-Euclidean), and the (generalized)
+//  Bures–Wasserstein metrics (exp and log; their transport is an integrated ODE, without a VJP);
 //  SO(n) and O(n); the hyperboloid; the κ-stereographic spaces (every κ); the Grassmannian
-//  (bases). Not yet: Bures–Wasserstein, the power-deformed SPD metrics, Stiefel, correlation.
+//  (bases); Stiefel (log by implicit differentiation of exp). Not yet: the correlation manifold.
 // ============================================================================================
 
 #include <type_traits>
