@@ -14,18 +14,22 @@
 //  Metric    Σᵢ of the Poincaré metrics of the balls; exp, log, transport, dist: the balls' (the
 //            κ-stereographic model at κ = −1, stereographic.hpp), so the space is complete and
 //            simply connected (injectivity radius +∞).
-//  Gyro      ⊕, ⊖, gyr, ⊗ are the balls' Möbius operations row by row; the identity is I.
+//  Gyro      ⊕, ⊖, gyr, ⊗ are the balls' Möbius operations row by row; the identity is I. Their
+//            VJPs (group_derivatives.hpp) chain the balls' through the adjoints of φ and φ⁻¹.
 //  project   the Frobenius-orthogonal projection onto symmetric zero-diagonal matrices.
 //  Sampling  each row from the ball's random_point; random_tangent: the balls' standard Gaussians.
 // ============================================================================================
 
+#include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "../spd/log_cholesky.hpp"
 #include "../stereographic/stereographic.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/core/group_derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
@@ -218,6 +222,59 @@ class Correlation {
     return from_balls(x);
   }
 
+  // ── Gyro derivatives (gyre/core/group_derivatives.hpp) ──
+  // Each operation is C ↦ from_balls(op(to_balls(C))), op acting row by row, so its VJP chains
+  // the balls' gyro VJPs (Stereographic at κ = −1) between the adjoints of the two charts
+  // (from_balls_vjp, to_balls_vjp below); ∂r of ⊗ sums over the rows.
+  [[nodiscard]] GyroAddVjp<Point> gyro_add_vjp(const Point& a, const Point& b, const Point& g) const {
+    if (checks_enabled()) {
+      check_two_points("Correlation::gyro_add_vjp", a, b);
+      spd::check_cotangent("Correlation::gyro_add_vjp", g, n_);
+    }
+    const Rows x = to_balls(a);
+    const Rows y = to_balls(b);
+    Rows sum;
+    for (int i = 1; i < n_; ++i) sum.push_back(ball(i).gyro_add(x[i - 1], y[i - 1]));
+    const Rows grad_sum = from_balls_vjp(sum, g);
+    Rows grad_x, grad_y;
+    for (int i = 1; i < n_; ++i) {
+      GyroAddVjp<Vector<T>> row = ball(i).gyro_add_vjp(x[i - 1], y[i - 1], grad_sum[i - 1]);
+      grad_x.push_back(std::move(row.a));
+      grad_y.push_back(std::move(row.b));
+    }
+    return {to_balls_vjp(a, grad_x), to_balls_vjp(b, grad_y)};
+  }
+  [[nodiscard]] Point gyro_inverse_vjp(const Point& a, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Correlation::gyro_inverse_vjp", a);
+      spd::check_cotangent("Correlation::gyro_inverse_vjp", g, n_);
+    }
+    Rows x = to_balls(a);
+    for (auto& row : x) row = -row;
+    Rows grad = from_balls_vjp(x, g);
+    for (auto& row : grad) row = -row;
+    return to_balls_vjp(a, grad);
+  }
+  [[nodiscard]] GyroScaleVjp<T, Point> gyro_scale_vjp(T r, const Point& a, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Correlation::gyro_scale_vjp", a);
+      if (!std::isfinite(r)) throw DomainError("Correlation::gyro_scale_vjp", "scalar must be finite", r);
+      spd::check_cotangent("Correlation::gyro_scale_vjp", g, n_);
+    }
+    const Rows x = to_balls(a);
+    Rows scaled;
+    for (int i = 1; i < n_; ++i) scaled.push_back(ball(i).gyro_scale(r, x[i - 1]));
+    const Rows grad_scaled = from_balls_vjp(scaled, g);
+    T grad_r = 0;
+    Rows grad_x;
+    for (int i = 1; i < n_; ++i) {
+      GyroScaleVjp<T, Vector<T>> row = ball(i).gyro_scale_vjp(r, x[i - 1], grad_scaled[i - 1]);
+      grad_r += row.r;
+      grad_x.push_back(std::move(row.a));
+    }
+    return {grad_r, to_balls_vjp(a, grad_x)};
+  }
+
   void check_point(const Point& c) const { check_point("Correlation::check_point", c); }
   void check_tangent(const Point& c, const Tangent& v) const {
     check_point_tangent("Correlation::check_tangent", c, v);
@@ -230,6 +287,44 @@ class Correlation {
   static Vector<T> normalized_row(const Matrix<T>& l, int i) {
     const Vector<T> r = l.row(i).head(i + 1).transpose();
     return r / r.norm();
+  }
+
+  // The gradient with respect to the rows x of ⟨G, from_balls(x)⟩: C = LLᵀ off the diagonal (the
+  // diagonal is fixed at 1), so L̄ = (G₀ + G₀ᵀ)L with G₀ = G off the diagonal; row i of L is
+  // (2x/s, 2/s − 1) with s = 1 + ‖x‖², ds = 2⟨x, dx⟩, so x̄ = (2/s)·ā − (4/s²)(⟨ā, x⟩ + b̄)·x for
+  // ā, b̄ the row's parts of L̄.
+  Rows from_balls_vjp(const Rows& x, const Matrix<T>& g) const {
+    Matrix<T> off = g;
+    off.diagonal().setZero();
+    const Matrix<T> c = from_balls(x);
+    const Matrix<T> l = spd::cholesky_factor<T>("Correlation::from_balls_vjp", c);
+    const Matrix<T> grad_l = (off + off.transpose()) * l;
+    Rows grad_x;
+    for (int i = 1; i < n_; ++i) {
+      const Vector<T>& row = x[i - 1];
+      const T s = 1 + row.squaredNorm();
+      const Vector<T> grad_head = grad_l.row(i).head(i).transpose();
+      grad_x.push_back((2 / s) * grad_head - (4 * (grad_head.dot(row) + grad_l(i, i)) / (s * s)) * row);
+    }
+    return grad_x;
+  }
+
+  // The gradient with respect to C of Σᵢ⟨x̄ᵢ, xᵢ⟩ for x = to_balls(C): xᵢ = ρ<ᵢ/(1 + ρᵢ) for the
+  // unit row ρ = lᵢ/‖lᵢ‖ of L = chol(C), so ρ̄<ᵢ = x̄/(1 + ρᵢ), ρ̄ᵢ = −⟨x̄, ρ<ᵢ⟩/(1 + ρᵢ)², then
+  // l̄ = (ρ̄ − ρ⟨ρ, ρ̄⟩)/‖lᵢ‖ and spd::cholesky_backward, the adjoint of dL = L·(L⁻¹ dC L⁻ᵀ)_½.
+  Matrix<T> to_balls_vjp(const Point& c, const Rows& grad_x) const {
+    const Matrix<T> l = spd::cholesky_factor<T>("Correlation::to_balls_vjp", c);
+    Matrix<T> grad_l = Matrix<T>::Zero(n_, n_);
+    for (int i = 1; i < n_; ++i) {
+      const T length = l.row(i).head(i + 1).norm();
+      const Vector<T> rho = l.row(i).head(i + 1).transpose() / length;
+      const T denominator = 1 + rho(i);
+      Vector<T> grad_rho(i + 1);
+      grad_rho.head(i) = grad_x[i - 1] / denominator;
+      grad_rho(i) = -grad_x[i - 1].dot(rho.head(i)) / (denominator * denominator);
+      grad_l.row(i).head(i + 1) = ((grad_rho - rho * rho.dot(grad_rho)) / length).transpose();
+    }
+    return spd::cholesky_backward<T>(l, grad_l);
   }
 
   template <class Op>

@@ -41,6 +41,7 @@
 #include "gyre/core/checks.hpp"
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/core/group_derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
@@ -195,13 +196,7 @@ class Grassmann {
       check_point_tangent("Grassmann::exp_vjp", u, delta);
       check_cotangent("Grassmann::exp_vjp", g);
     }
-    const linalg::SymmetricEigen<T> s = linalg::symmetric_eigen<T>(Matrix<T>(delta.transpose() * delta));
-    const Matrix<T> c = linalg::apply(s, grassmann::CosOfRoot{});
-    const Matrix<T> k = linalg::apply(s, grassmann::SincOfRoot{});
-    const Matrix<T> grad_s =
-        linalg::frechet_derivative(s, grassmann::CosOfRoot{}, linalg::symmetric_part<T>(u.transpose() * g)) +
-        linalg::frechet_derivative(s, grassmann::SincOfRoot{}, linalg::symmetric_part<T>(delta.transpose() * g));
-    return {Point(g * c), Tangent(g * k + 2 * delta * grad_s)};
+    return exp_vjp_unchecked(u, delta, g);
   }
 
   [[nodiscard]] LogVjp<Point> log_vjp(const Point& u, const Point& y, const Tangent& g) const {
@@ -338,10 +333,82 @@ class Grassmann {
     return exp_unchecked(id, Tangent(log_unchecked("Grassmann::gyro_scale", id, u) * t));
   }
 
+  // ── Gyro derivatives (gyre/core/group_derivatives.hpp) ──
+  // With I = I_{n,p}, Δ = log_I(U) = [0; B] and S = ΔᵀΔ, E_U in the SVD-free forms of
+  // grassmann_derivatives.hpp is [[C(S), −K(S)Bᵀ], [B·K(S), I − B·C₂(S)·Bᵀ]], so
+  //   U ⊕ V = V + I·((C − I)a − K·z) + Δ·(K·a − C₂·z)   with a = IᵀV, z = ΔᵀV
+  //   ⊖U    = I·C(S) − Δ·K(S) = exp_I(−Δ),   t ⊗ U = exp_I(tΔ)
+  // (E_U·V is orthonormal, so the re-orthonormalisation moves nothing). The gradient in Δ comes
+  // from the product rule and Daleckii–Krein in S (∂Δ ∋ 2Δ·∂S), and is taken to U through log's
+  // VJP at I (log_vjp_unchecked).
+  [[nodiscard]] GyroAddVjp<Point> gyro_add_vjp(const Point& u, const Point& v, const Point& g) const {
+    if (checks_enabled()) {
+      check_two_points("Grassmann::gyro_add_vjp", u, v);
+      check_cotangent("Grassmann::gyro_add_vjp", g);
+    }
+    const Point id = gyro_identity();
+    const Tangent delta = log_unchecked("Grassmann::gyro_add_vjp", id, u);
+    const linalg::SymmetricEigen<T> s = linalg::symmetric_eigen<T>(Matrix<T>(delta.transpose() * delta));
+    const Matrix<T> c = linalg::apply(s, grassmann::CosOfRoot{});
+    const Matrix<T> k = linalg::apply(s, grassmann::SincOfRoot{});
+    const Matrix<T> c2 = linalg::apply(s, grassmann::OneMinusCosOfRootOverS{});
+    const Matrix<T> a = v.topRows(p_);
+    const Matrix<T> z = delta.transpose() * v;
+    const Matrix<T> g_top = g.topRows(p_);
+    const Matrix<T> g_delta = delta.transpose() * g;
+    const Matrix<T> grad_a = (c - Matrix<T>::Identity(p_, p_)) * g_top + k * g_delta;
+    const Matrix<T> grad_z = -(k * g_top) - c2 * g_delta;
+    const Matrix<T> grad_s =
+        linalg::frechet_derivative(s, grassmann::CosOfRoot{},
+                                   linalg::symmetric_part<T>(Matrix<T>(g_top * a.transpose()))) +
+        linalg::frechet_derivative(
+            s, grassmann::SincOfRoot{},
+            linalg::symmetric_part<T>(Matrix<T>(g_delta * a.transpose() - g_top * z.transpose()))) +
+        linalg::frechet_derivative(s, grassmann::OneMinusCosOfRootOverS{},
+                                   linalg::symmetric_part<T>(Matrix<T>(-g_delta * z.transpose())));
+    const Tangent grad_delta = g * (k * a - c2 * z).transpose() + v * grad_z.transpose() + 2 * delta * grad_s;
+    Point grad_v = g + delta * grad_z;
+    grad_v.topRows(p_) += grad_a;
+    return {log_vjp_unchecked("Grassmann::gyro_add_vjp", id, u, grad_delta).y, grad_v};
+  }
+  [[nodiscard]] Point gyro_inverse_vjp(const Point& u, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Grassmann::gyro_inverse_vjp", u);
+      check_cotangent("Grassmann::gyro_inverse_vjp", g);
+    }
+    const Point id = gyro_identity();
+    const Tangent delta = log_unchecked("Grassmann::gyro_inverse_vjp", id, u);
+    const Tangent grad_minus_delta = exp_vjp_unchecked(id, Tangent(-delta), g).v;
+    return log_vjp_unchecked("Grassmann::gyro_inverse_vjp", id, u, Tangent(-grad_minus_delta)).y;
+  }
+  [[nodiscard]] GyroScaleVjp<T, Point> gyro_scale_vjp(T t, const Point& u, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Grassmann::gyro_scale_vjp", u);
+      if (!std::isfinite(t)) throw DomainError("Grassmann::gyro_scale_vjp", "scalar must be finite", t);
+      check_cotangent("Grassmann::gyro_scale_vjp", g);
+    }
+    const Point id = gyro_identity();
+    const Tangent delta = log_unchecked("Grassmann::gyro_scale_vjp", id, u);
+    const Tangent grad_scaled = exp_vjp_unchecked(id, Tangent(t * delta), g).v;
+    return {grad_scaled.cwiseProduct(delta).sum(),
+            log_vjp_unchecked("Grassmann::gyro_scale_vjp", id, u, Tangent(t * grad_scaled)).y};
+  }
+
   void check_point(const Point& u) const { check_point("Grassmann::check_point", u); }
   void check_tangent(const Point& u, const Tangent& v) const { check_point_tangent("Grassmann::check_tangent", u, v); }
 
  private:
+  // exp = U·C(S) + Δ·K(S), S = ΔᵀΔ (see the derivatives above).
+  ExpVjp<Point, Tangent> exp_vjp_unchecked(const Point& u, const Tangent& delta, const Point& g) const {
+    const linalg::SymmetricEigen<T> s = linalg::symmetric_eigen<T>(Matrix<T>(delta.transpose() * delta));
+    const Matrix<T> c = linalg::apply(s, grassmann::CosOfRoot{});
+    const Matrix<T> k = linalg::apply(s, grassmann::SincOfRoot{});
+    const Matrix<T> grad_s =
+        linalg::frechet_derivative(s, grassmann::CosOfRoot{}, linalg::symmetric_part<T>(u.transpose() * g)) +
+        linalg::frechet_derivative(s, grassmann::SincOfRoot{}, linalg::symmetric_part<T>(delta.transpose() * g));
+    return {Point(g * c), Tangent(g * k + 2 * delta * grad_s)};
+  }
+
   // E_U = exp(Ω_U), n×n orthogonal, in closed form (see gyro_add).
   Matrix<T> rotation_of(const char* function, const Point& u) const {
     const Point id = gyro_identity();

@@ -47,6 +47,7 @@
 #include "gyre/core/checks.hpp"
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/core/group_derivatives.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
@@ -217,6 +218,26 @@ class OrthogonalGroup {
   [[nodiscard]] Point inverse(const Point& g) const {
     if (checks_enabled()) check_point(name("inverse"), g);
     return g.transpose();
+  }
+
+  // ── Group derivatives (gyre/core/group_derivatives.hpp) ──
+  // compose = g·h (the Newton–Schulz renormalisation moves nothing along the group: at an
+  // orthogonal X = gh with XᵀdX skew, d[X(3I − XᵀX)/2] = dX), so ⟨G, dg·h + g·dh⟩ gives
+  // ∂g = G·hᵀ, ∂h = gᵀ·G; inverse = gᵀ, so ∂g = Gᵀ.
+  [[nodiscard]] ComposeVjp<Point> compose_vjp(const Point& g, const Point& h, const Point& cotangent) const {
+    if (checks_enabled()) {
+      check_two(name("compose_vjp"), g, h);
+      check_cotangent(name("compose_vjp"), cotangent);
+    }
+    return {Point(cotangent * h.transpose()), Point(g.transpose() * cotangent)};
+  }
+
+  [[nodiscard]] Point inverse_vjp(const Point& g, const Point& cotangent) const {
+    if (checks_enabled()) {
+      check_point(name("inverse_vjp"), g);
+      check_cotangent(name("inverse_vjp"), cotangent);
+    }
+    return cotangent.transpose();
   }
 
   [[nodiscard]] Tangent hat(const Algebra& a) const {

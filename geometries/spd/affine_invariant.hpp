@@ -27,6 +27,7 @@
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
+#include "spd_group_derivatives.hpp"
 
 namespace gyre {
 
@@ -213,6 +214,28 @@ class SpdAffineInvariant {
       if (!std::isfinite(t)) throw DomainError("SpdAffineInvariant::gyro_scale", "scalar must be finite", t);
     }
     return linalg::spd_power<T>(p, static_cast<double>(t));
+  }
+
+  // ── Gyro derivatives (gyre/core/group_derivatives.hpp) ──
+  // P ⊕ Q = S·Q·S with S = P^½ (a product A·M·A of symmetric factors: ∂A = G·A·M + M·A·G,
+  // ∂M = A·G·A), then ∂P = D√(P)[sym ∂S]; ⊖P = P⁻¹ and t ⊗ P = P^t by Daleckii–Krein
+  // (spd_group_derivatives.hpp).
+  [[nodiscard]] GyroAddVjp<Point> gyro_add_vjp(const Point& p, const Point& q, const Point& g) const {
+    if (checks_enabled()) {
+      spd::check_two_points("SpdAffineInvariant::gyro_add_vjp", p, q, n_);
+      check_cotangent("SpdAffineInvariant::gyro_add_vjp", g);
+    }
+    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
+    const Matrix<T> root = linalg::apply(e, linalg::Sqrt{});
+    const Matrix<T> grad_root = g * root * q + q * root * g;
+    return {linalg::frechet_derivative(e, linalg::Sqrt{}, linalg::symmetric_part<T>(grad_root)),
+            linalg::symmetric_part<T>(root * g * root)};
+  }
+  [[nodiscard]] Point gyro_inverse_vjp(const Point& p, const Point& g) const {
+    return spd::matrix_inverse_vjp<T>("SpdAffineInvariant::gyro_inverse_vjp", p, g, n_);
+  }
+  [[nodiscard]] GyroScaleVjp<T, Point> gyro_scale_vjp(T t, const Point& p, const Point& g) const {
+    return spd::matrix_power_vjp<T>("SpdAffineInvariant::gyro_scale_vjp", t, p, g, n_);
   }
 
   void check_point(const Point& p) const { spd::check_spd("SpdAffineInvariant::check_point", p, n_); }

@@ -28,9 +28,11 @@
 #include <Eigen/Cholesky>
 
 #include "gyre/core/derivatives.hpp"
+#include "gyre/core/group_derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
+#include "spd_group_derivatives.hpp"
 
 namespace gyre {
 
@@ -103,6 +105,66 @@ void cholesky_tangent_backward(const Matrix<T>& l, const Matrix<T>& u, const Mat
   back = tri.transpose().solve(back.transpose()).transpose().eval();  // L⁻ᵀĀL⁻¹
   grad_u = linalg::symmetric_part<T>(back);
   grad_l = grad_x * lower_half<T>(a).transpose() - tri.transpose().solve(Matrix<T>((grad_a + grad_a.transpose()) * a));
+}
+
+// ── LieBN's log-Cholesky group in the Cholesky space (SpdLogCholeskyGroup, SpdLogCholesky's ⊕/⊖/⊗) ──
+
+/// C = ⌊L⌋ + ⌊K⌋ + D(L)D(K): the Cholesky factor of P ⊙ Q for L = chol P, K = chol Q.
+template <class T>
+[[nodiscard]] Matrix<T> cholesky_group_product(const Matrix<T>& l, const Matrix<T>& k) {
+  Matrix<T> c = strictly_lower<T>(l) + strictly_lower<T>(k);
+  c.diagonal() = l.diagonal().cwiseProduct(k.diagonal());
+  return c;
+}
+
+/// C = t⌊L⌋ + D(L)ᵗ: the Cholesky factor of t ⊗ P for L = chol P (t = −1: the group inverse).
+template <class T>
+[[nodiscard]] Matrix<T> cholesky_group_power(T t, const Matrix<T>& l) {
+  Matrix<T> c = t * strictly_lower<T>(l);
+  c.diagonal() = l.diagonal().array().pow(t).matrix();
+  return c;
+}
+
+/// ∂L/∂P and ∂L/∂Q of CCᵀ with C = cholesky_group_product(chol P, chol Q): C̄ = tril((G + Gᵀ)C)
+/// (from d(CCᵀ) = dC Cᵀ + C dCᵀ, C lower), then L̄ = ⌊C̄⌋ + D(C̄)D(K), K̄ = ⌊C̄⌋ + D(C̄)D(L), and
+/// each factor back to its matrix by cholesky_backward, the adjoint of dL = L·(L⁻¹ dP L⁻ᵀ)_½.
+/// Validates like the group's compose (checks on), naming `function`.
+template <class T>
+[[nodiscard]] ComposeVjp<Matrix<T>> cholesky_group_product_vjp(const char* function, const Matrix<T>& p,
+                                                               const Matrix<T>& q, const Matrix<T>& g, int n) {
+  if (checks_enabled()) {
+    check_two_points(function, p, q, n);
+    check_cotangent(function, g, n);
+  }
+  const Matrix<T> l = cholesky_factor<T>(function, p);
+  const Matrix<T> k = cholesky_factor<T>(function, q);
+  const Matrix<T> grad_c =
+      Matrix<T>((g + g.transpose()) * cholesky_group_product<T>(l, k)).template triangularView<Eigen::Lower>();
+  Matrix<T> grad_l = strictly_lower<T>(grad_c);
+  Matrix<T> grad_k = grad_l;
+  grad_l.diagonal() = grad_c.diagonal().cwiseProduct(k.diagonal());
+  grad_k.diagonal() = grad_c.diagonal().cwiseProduct(l.diagonal());
+  return {cholesky_backward<T>(l, grad_l), cholesky_backward<T>(k, grad_k)};
+}
+
+/// ∂L/∂t and ∂L/∂P of CCᵀ with C = cholesky_group_power(t, chol P): with C̄ = tril((G + Gᵀ)C),
+/// ∂t = ⟨⌊C̄⌋, ⌊L⌋⟩ + Σⱼ C̄ⱼⱼ·Lⱼⱼᵗ·log Lⱼⱼ and L̄ = t⌊C̄⌋ + t·D(C̄)·D(L)ᵗ⁻¹, then cholesky_backward.
+/// Validates like t ⊗ P (checks on), naming `function`.
+template <class T>
+[[nodiscard]] GyroScaleVjp<T, Matrix<T>> cholesky_group_power_vjp(const char* function, T t, const Matrix<T>& p,
+                                                                  const Matrix<T>& g, int n) {
+  check_scale_vjp_inputs(function, t, p, g, n);
+  const Matrix<T> l = cholesky_factor<T>(function, p);
+  const Matrix<T> grad_c =
+      Matrix<T>((g + g.transpose()) * cholesky_group_power<T>(t, l)).template triangularView<Eigen::Lower>();
+  Matrix<T> grad_l = t * strictly_lower<T>(grad_c);
+  T grad_t = strictly_lower<T>(grad_c).cwiseProduct(l).sum();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const T power = std::pow(l(j, j), t);
+    grad_t += grad_c(j, j) * power * std::log(l(j, j));
+    grad_l(j, j) = grad_c(j, j) * t * power / l(j, j);
+  }
+  return {grad_t, cholesky_backward<T>(l, grad_l)};
 }
 
 }  // namespace spd
@@ -319,6 +381,18 @@ class SpdLogCholesky {
     Matrix<T> c = t * spd::strictly_lower<T>(l);
     c.diagonal() = l.diagonal().array().pow(t).matrix();
     return linalg::symmetric_part<T>(c * c.transpose());
+  }
+
+  // ── Gyro derivatives (gyre/core/group_derivatives.hpp): through the Cholesky space, see
+  //    spd::cholesky_group_product_vjp and spd::cholesky_group_power_vjp; ⊖ is ⊗ at t = −1 ──
+  [[nodiscard]] GyroAddVjp<Point> gyro_add_vjp(const Point& p, const Point& q, const Point& g) const {
+    return spd::cholesky_group_product_vjp<T>("SpdLogCholesky::gyro_add_vjp", p, q, g, n_);
+  }
+  [[nodiscard]] Point gyro_inverse_vjp(const Point& p, const Point& g) const {
+    return spd::cholesky_group_power_vjp<T>("SpdLogCholesky::gyro_inverse_vjp", T(-1), p, g, n_).a;
+  }
+  [[nodiscard]] GyroScaleVjp<T, Point> gyro_scale_vjp(T t, const Point& p, const Point& g) const {
+    return spd::cholesky_group_power_vjp<T>("SpdLogCholesky::gyro_scale_vjp", t, p, g, n_);
   }
 
   void check_point(const Point& p) const { spd::check_spd("SpdLogCholesky::check_point", p, n_); }

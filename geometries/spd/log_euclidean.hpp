@@ -23,6 +23,7 @@
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "spd_common.hpp"
+#include "spd_group_derivatives.hpp"
 
 namespace gyre {
 
@@ -196,6 +197,18 @@ class SpdLogEuclidean {
       if (!std::isfinite(t)) throw DomainError("SpdLogEuclidean::gyro_scale", "scalar must be finite", t);
     }
     return linalg::spd_power<T>(p, static_cast<double>(t));
+  }
+
+  // ── Gyro derivatives (gyre/core/group_derivatives.hpp): ⊕, ⊖ and ⊗ by Daleckii–Krein
+  //    (spd_group_derivatives.hpp) ──
+  [[nodiscard]] GyroAddVjp<Point> gyro_add_vjp(const Point& p, const Point& q, const Point& g) const {
+    return spd::log_sum_vjp<T>("SpdLogEuclidean::gyro_add_vjp", p, q, g, n_);
+  }
+  [[nodiscard]] Point gyro_inverse_vjp(const Point& p, const Point& g) const {
+    return spd::matrix_inverse_vjp<T>("SpdLogEuclidean::gyro_inverse_vjp", p, g, n_);
+  }
+  [[nodiscard]] GyroScaleVjp<T, Point> gyro_scale_vjp(T t, const Point& p, const Point& g) const {
+    return spd::matrix_power_vjp<T>("SpdLogEuclidean::gyro_scale_vjp", t, p, g, n_);
   }
 
   void check_point(const Point& p) const { spd::check_spd("SpdLogEuclidean::check_point", p, n_); }

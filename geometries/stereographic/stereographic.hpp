@@ -41,6 +41,7 @@
 #include "gyre/core/checks.hpp"
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/core/group_derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
@@ -105,6 +106,47 @@ class Stereographic {
     const T rs = r * s;
     return finite_result("Stereographic::gyro_scale", Point(x * (r * curvature::arctan_ratio(kappa_ * x2) *
                                                                  curvature::tan_ratio(kappa_ * rs * rs))));
+  }
+
+  // ── Gyro derivatives (gyre/core/group_derivatives.hpp) ──
+  // ⊕ through the Möbius sum's VJP (mobius_add_vjp below); ⊖x = −x. For r ⊗ x = x·f with
+  // f = r·ρ·τ, ρ = arctan_ratio(κ‖x‖²), τ = tan_ratio(w), w = κr²s², s² = ‖x‖²ρ² (so that
+  // tan_κ(r·s) = r·s·τ): ∂f/∂r = ρ(τ + 2wτ′) and ∂f/∂‖x‖² = r(κρ′τ + ρτ′·κr²(ρ² + 2κ‖x‖²ρρ′)),
+  // hence ∂r = ⟨G, x⟩·∂f/∂r and ∂x = f·G + 2⟨G, x⟩·∂f/∂‖x‖²·x.
+  [[nodiscard]] GyroAddVjp<Point> gyro_add_vjp(const Point& x, const Point& y, const Point& g) const {
+    if (checks_enabled()) {
+      check_two_points("Stereographic::gyro_add_vjp", x, y);
+      check_vector("Stereographic::gyro_add_vjp", "cotangent", g);
+    }
+    static_cast<void>(finite_result("Stereographic::gyro_add_vjp", mobius_add(x, y)));  // refuses ∞ as ⊕ does
+    Pair sum = mobius_add_vjp(x, y, g);
+    return {std::move(sum.first), std::move(sum.second)};
+  }
+  [[nodiscard]] Point gyro_inverse_vjp(const Point& x, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::gyro_inverse_vjp", x);
+      check_vector("Stereographic::gyro_inverse_vjp", "cotangent", g);
+    }
+    return -g;
+  }
+  [[nodiscard]] GyroScaleVjp<T, Point> gyro_scale_vjp(T r, const Point& x, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Stereographic::gyro_scale_vjp", x);
+      if (!std::isfinite(r)) throw DomainError("Stereographic::gyro_scale_vjp", "scalar must be finite", r);
+      check_vector("Stereographic::gyro_scale_vjp", "cotangent", g);
+    }
+    const T k = kappa_;
+    const T x2 = x.squaredNorm();
+    const T rho = curvature::arctan_ratio(k * x2);
+    const T rho_prime = curvature::arctan_ratio_derivative(k * x2);
+    const T w = k * r * r * x2 * rho * rho;
+    const T tau = curvature::tan_ratio(w);
+    const T tau_prime = curvature::tan_ratio_derivative(w);
+    const T f = r * rho * tau;
+    static_cast<void>(finite_result("Stereographic::gyro_scale_vjp", Point(x * f)));  // as r ⊗ x
+    const T gx = g.dot(x);
+    const T df_dx2 = r * k * (rho_prime * tau + rho * tau_prime * r * r * (rho * rho + 2 * k * x2 * rho * rho_prime));
+    return {gx * rho * (tau + 2 * w * tau_prime), Point(f * g + (2 * gx * df_dx2) * x)};
   }
 
   // ── Manifold ──────────────────────────────────────────────────────────────────────────
