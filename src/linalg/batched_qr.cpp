@@ -5,8 +5,9 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
-#include <Eigen/QR>
+#include <Eigen/Core>
 
 #include "batched_detail.hpp"
 #include "gyre/core/checks.hpp"
@@ -22,7 +23,6 @@ constexpr const char* kBackward = "batched_qr_backward";
 
 using detail::item;
 using detail::item_string;
-using detail::multiply;
 using detail::scale_exponent;
 using detail::shape_string;
 using detail::times_power_of_two;
@@ -46,6 +46,96 @@ void with_work_types(int n, int p, const Body& body) {
     body(StackTall<T>(), StackSquare<T>());
   } else {
     body(HeapMatrix<T>(), HeapMatrix<T>());
+  }
+}
+
+// Householder QR of a column-major n×p matrix a (leading dimension n), in place, as LAPACK's
+// geqrf/orgqr do it: reflector k, H = I − τ·v·vᵀ with v = [1; v₊], maps column k's rows k… onto
+// β·e₁ with β = −sign(α)·‖x‖ (no cancellation in α − β); v₊ is stored below the diagonal and R on
+// and above it. Then Q = H₀·…·H_{p−1}·[I; 0] (n×p, column-major), applied from the last reflector.
+// Written out because for GrNet's 12×4 items Eigen's HouseholderQR and householderQ() cost 4× the
+// arithmetic in expression overhead. Inputs are scaled to entries ≤ 1, so no sum of squares overflows.
+template <class T>
+void householder_qr(T* a, int n, int p, T* tau, T* q) {
+  for (int k = 0; k < p; ++k) {
+    T* column = a + k * n;
+    const T alpha = column[k];
+    T tail = 0;
+    for (int i = k + 1; i < n; ++i) tail += column[i] * column[i];
+    if (tail == 0) {  // already triangular here: H = I, Rₖₖ = α
+      tau[k] = 0;
+      continue;
+    }
+    const T norm = std::sqrt(alpha * alpha + tail);
+    const T beta = alpha <= 0 ? norm : -norm;
+    const T pivot = alpha - beta;
+    for (int i = k + 1; i < n; ++i) column[i] /= pivot;
+    tau[k] = (beta - alpha) / beta;
+    column[k] = beta;
+    for (int j = k + 1; j < p; ++j) {
+      T* target = a + j * n;
+      T w = target[k];
+      for (int i = k + 1; i < n; ++i) w += column[i] * target[i];
+      w *= tau[k];
+      target[k] -= w;
+      for (int i = k + 1; i < n; ++i) target[i] -= w * column[i];
+    }
+  }
+  for (int j = 0; j < p; ++j) {
+    for (int i = 0; i < n; ++i) q[i + j * n] = i == j ? T(1) : T(0);
+  }
+  for (int k = p - 1; k >= 0; --k) {
+    if (tau[k] == 0) continue;
+    const T* v = a + k * n;        // v[k] = 1, v[k+1…] below the diagonal
+    for (int j = k; j < p; ++j) {  // columns before k are zero in rows ≥ k
+      T* target = q + j * n;
+      T w = target[k];
+      for (int i = k + 1; i < n; ++i) w += v[i] * target[i];
+      w *= tau[k];
+      target[k] -= w;
+      for (int i = k + 1; i < n; ++i) target[i] -= w * v[i];
+    }
+  }
+}
+
+// ∂L/∂A of one item (row-major: q, g and z n×p, r and gr p×p; gr may be null) by the formula in the
+// header: S = Ḡ_R·Rᵀ − QᵀḠ_Q, Z = Ḡ_Q + Q·copyutl(S), then Z·R⁻ᵀ row by row (x·Rᵀ = z is a back
+// substitution with the upper triangular R). Written out for the same reason as householder_qr.
+template <class T>
+void qr_backward_item(const T* q, const T* r, const T* g, const T* gr, int n, int p, T* z) {
+  constexpr int kStackColumns = 32;
+  T stack[kStackColumns * kStackColumns];
+  std::vector<T> heap;
+  T* s = stack;
+  if (p > kStackColumns) {
+    heap.resize(static_cast<std::size_t>(p) * static_cast<std::size_t>(p));
+    s = heap.data();
+  }
+  // Only S's upper triangle is used: copyutl mirrors it.
+  for (int a = 0; a < p; ++a) {
+    for (int b = a; b < p; ++b) {
+      T sum = 0;
+      for (int i = 0; i < n; ++i) sum -= q[i * p + a] * g[i * p + b];
+      if (gr != nullptr) {
+        for (int c = b; c < p; ++c) sum += gr[a * p + c] * r[b * p + c];  // (Ḡ_R·Rᵀ)_ab, R_bc = 0 for c < b
+      }
+      s[a * p + b] = sum;
+      s[b * p + a] = sum;
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    const T* q_row = q + i * p;
+    T* z_row = z + i * p;
+    for (int b = 0; b < p; ++b) {
+      T sum = g[i * p + b];
+      for (int a = 0; a < p; ++a) sum += q_row[a] * s[a * p + b];
+      z_row[b] = sum;
+    }
+    for (int b = p - 1; b >= 0; --b) {
+      T sum = z_row[b];
+      for (int c = b + 1; c < p; ++c) sum -= z_row[c] * r[b * p + c];
+      z_row[b] = sum / r[b * p + b];
+    }
   }
 }
 
@@ -102,10 +192,11 @@ void batched_qr(const xt::xarray<T>& a, BatchedQr<T>& out) {
       // Factorised scaled by 2⁻ᵉ (exact; see scale_exponent): A = Q·(2ᵉ·R̂) when 2⁻ᵉ·A = Q·R̂.
       const int e = scale_exponent(item(a, i, n, p));
       const Tall ai = times_power_of_two(item(a, i, n, p), -e);
-      const Eigen::HouseholderQR<Tall> householder(ai);
-      Square r = householder.matrixQR().topRows(p).template triangularView<Eigen::Upper>();
-      Tall q = Tall::Identity(n, p);
-      householder.householderQ().applyThisOnTheLeft(q);
+      Tall factors = ai;
+      Tall q(n, p);
+      Square tau(p, 1);
+      householder_qr(factors.data(), n, p, tau.data(), q.data());
+      Square r = factors.topRows(p).template triangularView<Eigen::Upper>();
       for (int k = 0; k < p; ++k) {
         const T column_norm = ai.col(k).norm();
         if (checks && !(std::abs(r(k, k)) > rank_tolerance * column_norm)) {
@@ -153,27 +244,19 @@ void batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
     if (grad_r != nullptr) require_finite(kBackward, "gradient with respect to R", *grad_r, p, p);
   }
   grad_a.resize(grad_q.shape());
-  with_work_types<T>(n, p, [&](auto tall, auto square) {
-    using Tall = decltype(tall);
-    using Square = decltype(square);
-    parallel_for(static_cast<std::ptrdiff_t>(count), 8.0 * n * p * p, [&](std::ptrdiff_t i) {
-      const auto q = item(qr.q, i, n, p);
-      const auto r = item(qr.r, i, p, p);
-      const auto g = item(grad_q, i, n, p);
-      Square s = -multiply<Square>(q.transpose(), g);
-      if (grad_r != nullptr) s += multiply<Square>(item(*grad_r, i, p, p), r.transpose());
-      Square w = s.template triangularView<Eigen::Upper>();
-      w.template triangularView<Eigen::StrictlyLower>() = s.transpose();
-      Tall z = g + multiply<Tall>(q, w);
-      // Z·R⁻ᵀ: the solve of X·Rᵀ = Z, Rᵀ lower triangular.
-      r.template triangularView<Eigen::Upper>().transpose().template solveInPlace<Eigen::OnTheRight>(z);
-      // Finite factors and gradients can still give an infinite ∂L/∂A: R⁻ᵀ of an A near 1e-300.
-      if (checks && !z.allFinite()) {
-        throw DomainError(kBackward, "∂L/∂A of " + item_string(i) + " overflows (smallest Rₖₖ)",
-                          r.diagonal().minCoeff());
-      }
-      item(grad_a, i, n, p) = z;
-    });
+  const auto nu = static_cast<std::size_t>(n);
+  const auto pu = static_cast<std::size_t>(p);
+  parallel_for(static_cast<std::ptrdiff_t>(count), 8.0 * n * p * p, [&](std::ptrdiff_t i) {
+    const std::size_t iu = static_cast<std::size_t>(i);
+    const T* r = qr.r.data() + iu * pu * pu;
+    const T* gr = grad_r != nullptr ? grad_r->data() + iu * pu * pu : nullptr;
+    T* z = grad_a.data() + iu * nu * pu;
+    qr_backward_item(qr.q.data() + iu * nu * pu, r, grad_q.data() + iu * nu * pu, gr, n, p, z);
+    // Finite factors and gradients can still give an infinite ∂L/∂A: R⁻ᵀ of an A near 1e-300.
+    if (checks && !item(grad_a, i, n, p).allFinite()) {
+      throw DomainError(kBackward, "∂L/∂A of " + item_string(i) + " overflows (smallest Rₖₖ)",
+                        item(qr.r, i, p, p).diagonal().minCoeff());
+    }
   });
 }
 

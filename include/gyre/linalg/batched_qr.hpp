@@ -6,8 +6,9 @@
 // ============================================================================================
 //  Forward   A = Q·R per item, A n×p with n ≥ p and rank p, Q n×p with QᵀQ = I, R p×p upper
 //            triangular with a positive diagonal: the one factorisation with that sign
-//            convention (Householder QR, Eigen's HouseholderQR, then the signs of the rows of R
-//            and the columns of Q flipped together where Rₖₖ < 0).
+//            convention (Householder QR as LAPACK's geqrf/orgqr compute it, written out for small
+//            items, then the signs of the rows of R and the columns of Q flipped together where
+//            Rₖₖ < 0).
 //  Backward  given Ḡ_Q = ∂L/∂Q and optionally Ḡ_R = ∂L/∂R,
 //                ∂L/∂A = (Ḡ_Q + Q·copyutl(Ḡ_R·Rᵀ − QᵀḠ_Q))·R⁻ᵀ,
 //            copyutl(S) = triu(S) + triu(S, 1)ᵀ, the symmetric matrix with S's upper triangle.
