@@ -44,6 +44,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 #include "gyre/linalg/symmetric_functions.hpp"
 
 namespace gyre {
@@ -55,6 +56,7 @@ namespace glp_detail {
 template <class T>
 void require_principal_log(const char* function, const Matrix<T>& g) {
   const Eigen::EigenSolver<Matrix<T>> solver(g, false);
+  linalg::require_eigen_converged(solver, function, g);
   const T scale = std::max(T(1), g.cwiseAbs().maxCoeff());
   for (Eigen::Index i = 0; i < solver.eigenvalues().size(); ++i) {
     const std::complex<T> lambda = solver.eigenvalues()(i);

@@ -39,6 +39,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 #include "gyre/linalg/symmetric_functions.hpp"
 
 namespace gyre {
@@ -154,6 +155,7 @@ class Lorentz {
   [[nodiscard]] Algebra algebra_log(const Point& m) const {
     if (checks_enabled()) check_point("Lorentz::algebra_log", m);
     const Eigen::EigenSolver<Matrix<T>> solver(m, false);
+    linalg::require_eigen_converged(solver, "Lorentz::algebra_log", m);
     for (Eigen::Index i = 0; i < 4; ++i) {
       const std::complex<T> lambda = solver.eigenvalues()(i);
       if (lambda.real() < 0 && std::abs(lambda.imag()) <= std::sqrt(std::numeric_limits<T>::epsilon())) {

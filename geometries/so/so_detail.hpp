@@ -30,6 +30,7 @@
 
 #include "gyre/core/scalar_functions.hpp"
 #include "gyre/core/types.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 
 namespace gyre::so_detail {
 
@@ -87,7 +88,9 @@ Matrix<T> expm_skew(const Matrix<T>& a) {
     const T theta = vee<T>(a).norm();
     return Matrix<T>::Identity(3, 3) + sinc(theta) * a + one_minus_cos_over_sq(theta) * (a * a);
   }
-  const Eigen::SelfAdjointEigenSolver<Matrix<T>> eigen(-(a * a));
+  const Matrix<T> minus_square = -(a * a);
+  const Eigen::SelfAdjointEigenSolver<Matrix<T>> eigen(minus_square);
+  linalg::require_eigen_converged(eigen, "expm_skew", minus_square);
   const Matrix<T>& v = eigen.eigenvectors();
   Vector<T> cosines(n), sincs(n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -102,7 +105,9 @@ Matrix<T> expm_skew(const Matrix<T>& a) {
 template <class T>
 Matrix<T> logm_rotation(const Matrix<T>& r) {
   const Eigen::Index n = r.rows();
-  const Eigen::SelfAdjointEigenSolver<Matrix<T>> eigen((r + r.transpose()) / 2);
+  const Matrix<T> symmetric = (r + r.transpose()) / 2;
+  const Eigen::SelfAdjointEigenSolver<Matrix<T>> eigen(symmetric);
+  linalg::require_eigen_converged(eigen, "logm_rotation", symmetric);
   const Matrix<T>& v = eigen.eigenvectors();
   const Vector<T>& c = eigen.eigenvalues();  // ascending cosines
   const Matrix<T> k = v.transpose() * skew<T>(r) * v;

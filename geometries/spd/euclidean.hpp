@@ -12,6 +12,7 @@
 
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/manifold.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 #include "spd_common.hpp"
 
 namespace gyre {
@@ -33,7 +34,9 @@ class SpdEuclidean {
   [[nodiscard]] Point exp(const Point& p, const Tangent& v) const {
     if (checks_enabled()) spd::check_point_and_tangent("SpdEuclidean::exp", p, v, n_);
     const Point q = linalg::symmetric_part<T>(p + v);
-    const T smallest = Eigen::SelfAdjointEigenSolver<Matrix<T>>(q, Eigen::EigenvaluesOnly).eigenvalues()(0);
+    const Eigen::SelfAdjointEigenSolver<Matrix<T>> solver(q, Eigen::EigenvaluesOnly);
+    linalg::require_eigen_converged(solver, "SpdEuclidean::exp", q);
+    const T smallest = solver.eigenvalues()(0);
     if (!(smallest > 0)) {
       throw DomainError("SpdEuclidean::exp", "P + V leaves SPD (smallest eigenvalue)", smallest);
     }

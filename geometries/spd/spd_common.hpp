@@ -19,6 +19,7 @@
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
 #include "gyre/core/weights.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 #include "gyre/linalg/haar.hpp"
 #include "gyre/linalg/symmetric_functions.hpp"
 
@@ -57,6 +58,7 @@ void check_spd(const char* function, const Matrix<T>& p, int n) {
   // an eigendecomposition; the smallest eigenvalue is computed only for the error message.
   if (Eigen::LLT<Matrix<T>>(p).info() == Eigen::Success) return;
   const Eigen::SelfAdjointEigenSolver<Matrix<T>> solver(p, Eigen::EigenvaluesOnly);
+  linalg::require_eigen_converged(solver, function, p);
   const T smallest = solver.eigenvalues()(0);
   if (!(smallest > 0)) throw DomainError(function, "point is not positive definite (smallest eigenvalue)", smallest);
 }

@@ -30,6 +30,7 @@
 #include "gyre/linalg/batched_qr.hpp"
 #include "gyre/linalg/batched_spectral_function.hpp"
 #include "gyre/linalg/batched_symmetric_eigen.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 #include "gyre/linalg/haar.hpp"
 #include "gyre/linalg/skew_functions.hpp"
 #include "gyre/linalg/symmetric_functions.hpp"

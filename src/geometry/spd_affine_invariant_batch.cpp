@@ -233,6 +233,7 @@ template <class Work, class T>
 FrechetMean<Matrix<T>> karcher_mean(const SpdAffineInvariant<T>& m, const xt::xarray<T>& points, std::vector<T> weights,
                                     const FrechetMeanOptions& options) {
   const char* function = "batch::frechet_mean (SpdAffineInvariant)";
+  check_mean_options(function, options);
   const int n = m.n();
   const auto count = static_cast<std::ptrdiff_t>(points.size() / square(n));
   const T weight_sum = gyre::detail::checked_mean_weights(function, weights, static_cast<std::size_t>(count));

@@ -9,7 +9,9 @@
 #include <Eigen/Eigenvalues>
 #include <xsimd/xsimd.hpp>
 
+#include "batched_detail.hpp"
 #include "gyre/core/parallel.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 
 namespace gyre::linalg {
 
@@ -96,6 +98,10 @@ void round(Group<T>& g, const Schedule& s, bool with_vectors) {
   const int m = g.m;
   const int pairs = m / 2;
   const Lanes tiny(std::numeric_limits<T>::min());
+  // Below this an off-diagonal entry is far under every stopping floor of a matrix scaled into
+  // [1, 2) (solve_group), and 4a_pq² would underflow: it is left alone (t = 0) instead of rotated
+  // by an angle computed from a flushed square (t = 2a_pq/tiny, which corrupted the diagonal).
+  const Lanes negligible(T(4) * std::sqrt(std::numeric_limits<T>::min()));
   std::array<Lanes, kMaxPadded / 2> c, sn, dp, dq;
   for (int k = 0; k < pairs; ++k) {
     const int p = 2 * k;
@@ -105,7 +111,9 @@ void round(Group<T>& g, const Schedule& s, bool with_vectors) {
     const Lanes x = g.at(p, q);
     const Lanes tau = g.at(q, q) - g.at(p, p);
     const Lanes den = xsimd::abs(tau) + xsimd::sqrt(xsimd::fma(tau, tau, T(4) * x * x));
-    const Lanes t = T(2) * x * xsimd::select(tau < Lanes(T(0)), Lanes(T(-1)), Lanes(T(1))) / xsimd::max(den, tiny);
+    const Lanes t =
+        xsimd::select(xsimd::abs(x) < negligible, Lanes(T(0)),
+                      T(2) * x * xsimd::select(tau < Lanes(T(0)), Lanes(T(-1)), Lanes(T(1))) / xsimd::max(den, tiny));
     c[static_cast<std::size_t>(k)] = T(1) / xsimd::sqrt(xsimd::fma(t, t, Lanes(T(1))));
     sn[static_cast<std::size_t>(k)] = t * c[static_cast<std::size_t>(k)];
     dp[static_cast<std::size_t>(k)] = xsimd::fnma(t, x, g.at(p, p));
@@ -164,6 +172,13 @@ void eigen_fallback(int n, const T* matrix, T* values, T* vectors) {
   const Eigen::Map<const RowMajor<T>> a(matrix, n, n);
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>> solver(
       a, vectors != nullptr ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
+  if (solver.info() != Eigen::Success && !a.allFinite()) {
+    // The header's contract for non-finite input, as in the Jacobi kernel.
+    std::fill(values, values + n, std::numeric_limits<T>::quiet_NaN());
+    if (vectors != nullptr) std::fill(vectors, vectors + n * n, std::numeric_limits<T>::quiet_NaN());
+    return;
+  }
+  require_eigen_converged(solver, "batched_symmetric_eigen", a);
   Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(values, n) = solver.eigenvalues();
   if (vectors != nullptr) Eigen::Map<RowMajor<T>>(vectors, n, n) = solver.eigenvectors();
 }
@@ -178,14 +193,22 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
   const std::size_t item = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
   // Each lane's matrix (QᵀAQ when warm-started), read from its lower triangle; unused lanes
   // hold the identity, which is already diagonal.
+  // Each lane's matrix is scaled by 2^-exponent so that its largest |entry| lies in [1, 2): the
+  // squares in the stopping test and the rotation angles then neither overflow (entries beyond
+  // about 1e154, 1e19 in float, made the test NaN and stopped the sweeps at once) nor underflow
+  // (entries below the inverse stopped them as well). The scaling is exact, so it changes nothing
+  // for matrices in between; the eigenvalues are scaled back on output.
   std::array<Small<T>, kLanes> input;
   std::array<T, kLanes> frobenius{};
   std::array<bool, kLanes> finite{};
+  std::array<int, kLanes> exponent{};
   for (int l = 0; l < kLanes; ++l) {
     Small<T>& x = input[static_cast<std::size_t>(l)];
     if (l < used) {
       const T* source = matrices + static_cast<std::size_t>(first + l) * item;
       x = Eigen::Map<const RowMajor<T>>(source, n, n).template selfadjointView<Eigen::Lower>();
+      exponent[static_cast<std::size_t>(l)] = detail::scale_exponent(x);
+      x = detail::times_power_of_two(x, -exponent[static_cast<std::size_t>(l)]);
       if (start != nullptr) {
         const Eigen::Map<const RowMajor<T>> q(start + static_cast<std::size_t>(first + l) * item, n, n);
         // Lazy products: Eigen's blocked GEMM costs more in packing than in arithmetic here.
@@ -255,7 +278,10 @@ void solve_group(int n, const Schedule& schedule, std::ptrdiff_t first, int used
     std::sort(order.begin(), order.begin() + n, [&](int i, int j) {
       return diagonal[static_cast<std::size_t>(i)] < diagonal[static_cast<std::size_t>(j)];
     });
-    for (int k = 0; k < n; ++k) item_values[k] = diagonal[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])];
+    const int e = exponent[static_cast<std::size_t>(l)];
+    for (int k = 0; k < n; ++k) {
+      item_values[k] = std::ldexp(diagonal[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])], e);
+    }
     if (!with_vectors) continue;
     Eigen::Map<RowMajor<T>> out(item_vectors, n, n);
     Small<T> rotations(n, n);

@@ -10,6 +10,7 @@
 
 #include "basis_cache.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 
 namespace gyre::nn {
 namespace {
@@ -125,7 +126,9 @@ std::vector<Vector<double>> harmonic_solutions(const repr::PlanarGroup& group, c
                 projector(index(o, i, nn), index(o2, i2, m)) += ro(o2, o) * ri(i2, i) * b(m, nn);
   }
   projector /= static_cast<double>(quadrature.size());
-  const Eigen::SelfAdjointEigenSolver<Matrix<double>> eigen(0.5 * (projector + projector.transpose()));
+  const Matrix<double> symmetric_projector = 0.5 * (projector + projector.transpose());
+  const Eigen::SelfAdjointEigenSolver<Matrix<double>> eigen(symmetric_projector);
+  linalg::require_eigen_converged(eigen, "kernel_basis", symmetric_projector);
   std::vector<Vector<double>> solutions;
   for (int k = n - 1; k >= 0; --k) {
     if (eigen.eigenvalues()(k) > kProjectorThreshold) solutions.push_back(eigen.eigenvectors().col(k));

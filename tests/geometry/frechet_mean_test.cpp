@@ -1,6 +1,8 @@
 // The generic Fréchet mean: closed forms on the sphere, weights, stopping, and errors.
 #include "gyre/geometry/frechet_mean.hpp"
 
+#include <limits>
+
 #include <doctest/doctest.h>
 
 #include "sphere/sphere.hpp"
@@ -48,4 +50,16 @@ TEST_CASE("frechet_mean: bad input and an exhausted budget are Gyre errors") {
   one_step.max_iterations = 1;
   const gyre::Vector<double> z = gyre::Vector<double>::Unit(3, 2);
   CHECK_THROWS_AS(gyre::frechet_mean(sphere, {x, y, z}, {0.2, 0.3, 0.5}, one_step), gyre::ConvergenceError);
+  // A budget of no iterations, or a tolerance that is no number, is the caller's error, not a
+  // failure to converge.
+  gyre::FrechetMeanOptions no_budget;
+  no_budget.max_iterations = 0;
+  CHECK_THROWS_WITH_AS(gyre::frechet_mean(sphere, {x, y}, {}, no_budget),
+                       "gyre::frechet_mean: max_iterations must be at least 1 (0)", gyre::DomainError);
+  for (const double tolerance :
+       {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    gyre::FrechetMeanOptions bad_tolerance;
+    bad_tolerance.tolerance = tolerance;
+    CHECK_THROWS_AS(gyre::frechet_mean(sphere, {x, y}, {}, bad_tolerance), gyre::DomainError);
+  }
 }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
@@ -74,13 +75,26 @@ Result measure(int n, int count, const std::vector<T>& batch, const std::vector<
         std::max(r.value_error, (w.template cast<double>() - reference.eigenvalues()).cwiseAbs().maxCoeff() / scale);
     const RowMajor<double> vd = v.template cast<double>();
     const RowMajor<double> rebuilt = vd * w.template cast<double>().asDiagonal() * vd.transpose();
-    r.reconstruction_error = std::max(r.reconstruction_error,
-                                      (rebuilt - a.template cast<double>()).norm() / a.template cast<double>().norm());
+    // stableNorm: the squares of entries at 1e±200 (the scaling test) over- or underflow.
+    r.reconstruction_error = std::max(r.reconstruction_error, (rebuilt - a.template cast<double>()).stableNorm() /
+                                                                  a.template cast<double>().stableNorm());
     r.orthogonality_error =
         std::max(r.orthogonality_error, (vd.transpose() * vd - RowMajor<double>::Identity(n, n)).norm());
     for (int i = 1; i < n; ++i) r.ascending = r.ascending && w(i - 1) <= w(i);
   }
   return r;
+}
+
+// Backward stable: errors of a few n·ε relative to ‖A‖ (Demmel & Veselić 1992 for Jacobi).
+// V is a product of about n·sweeps rotations per column, each off by ε, and ‖VᵀV − I‖ is a
+// Frobenius norm over n² entries: 8·n·ε (measured up to 4.8·n·ε in the Jacobi kernel).
+template <class T>
+void check_within_budget(int n, const Result& r) {
+  const double budget = 4.0 * n * std::numeric_limits<T>::epsilon();
+  CHECK(r.value_error <= budget);
+  CHECK(r.reconstruction_error <= budget);
+  CHECK(r.orthogonality_error <= 2 * budget);
+  CHECK(r.ascending);
 }
 
 template <class T>
@@ -93,15 +107,8 @@ void check_kind(Kind kind) {
     const std::vector<T> batch = make_batch<T>(kind, n, count, rng);
     std::vector<T> values(static_cast<std::size_t>(count * n)), vectors(batch.size());
     gyre::linalg::batched_symmetric_eigen<T>(n, count, batch.data(), values.data(), vectors.data());
-    const Result r = measure<T>(n, count, batch, values, vectors);
-    // Backward stable: errors of a few n·ε relative to ‖A‖ (Demmel & Veselić 1992 for Jacobi).
-    // V is a product of about n·sweeps rotations per column, each off by ε, and ‖VᵀV − I‖ is a
-    // Frobenius norm over n² entries: 8·n·ε (measured up to 4.8·n·ε in the Jacobi kernel).
+    check_within_budget<T>(n, measure<T>(n, count, batch, values, vectors));
     const double budget = 4.0 * n * eps;
-    CHECK(r.value_error <= budget);
-    CHECK(r.reconstruction_error <= budget);
-    CHECK(r.orthogonality_error <= 2 * budget);
-    CHECK(r.ascending);
 
     // Eigenvalues only: the same values.
     std::vector<T> values_only(values.size());
@@ -141,6 +148,53 @@ TEST_CASE_TEMPLATE("batched_symmetric_eigen: a warm start gives the same decompo
     const Result from_own = measure<T>(n, count, batch, again, vectors_again);
     CHECK(from_own.reconstruction_error <= 4.0 * n * eps);
     CHECK(from_own.orthogonality_error <= 8.0 * n * eps);
+  }
+}
+
+TEST_CASE_TEMPLATE("batched_symmetric_eigen: as accurate at extreme scales as at 1", T, float, double) {
+  // Entries whose squares over- or underflow (1e±200 in double, 1e±30 in float) used to stop the
+  // sweeps at once; the kernel scales each matrix by a power of two first. Same budgets as at 1.
+  const T huge = std::is_same_v<T, float> ? T(1e30) : T(1e200);
+  gyre::Rng rng(20261206);
+  for (const Kind kind : {Kind::kIndefinite, Kind::kIllConditionedSpd, Kind::kRepeated}) {
+    for (const int n : {1, 2, 3, 4, 8, 12, 13}) {
+      for (const T scale : {huge, T(1) / huge, T(1e-3)}) {
+        CAPTURE(n);
+        CAPTURE(static_cast<int>(kind));
+        CAPTURE(scale);
+        const int count = 9;
+        std::vector<T> batch = make_batch<T>(kind, n, count, rng);
+        for (T& x : batch) x *= scale;
+        std::vector<T> values(static_cast<std::size_t>(count * n)), vectors(batch.size());
+        gyre::linalg::batched_symmetric_eigen<T>(n, count, batch.data(), values.data(), vectors.data());
+        check_within_budget<T>(n, measure<T>(n, count, batch, values, vectors));
+      }
+    }
+  }
+}
+
+TEST_CASE("batched_symmetric_eigen: scaling by a power of two is exact") {
+  // The kernel's own scaling is a power of two, so a batch scaled by 2^±600 gives the eigenvalues
+  // scaled by exactly that and the very same eigenvectors, bit for bit.
+  gyre::Rng rng(11);
+  for (const int n : {2, 5, 12}) {
+    CAPTURE(n);
+    const int count = 6;
+    const std::vector<double> batch = make_batch<double>(Kind::kIndefinite, n, count, rng);
+    std::vector<double> values(static_cast<std::size_t>(count * n)), vectors(batch.size());
+    gyre::linalg::batched_symmetric_eigen<double>(n, count, batch.data(), values.data(), vectors.data());
+    for (const int e : {600, -600}) {
+      CAPTURE(e);
+      std::vector<double> scaled = batch;
+      for (double& x : scaled) x = std::ldexp(x, e);
+      std::vector<double> scaled_values(values.size()), scaled_vectors(vectors.size());
+      gyre::linalg::batched_symmetric_eigen<double>(n, count, scaled.data(), scaled_values.data(),
+                                                    scaled_vectors.data());
+      bool values_exact = true;
+      for (std::size_t i = 0; i < values.size(); ++i) values_exact &= scaled_values[i] == std::ldexp(values[i], e);
+      CHECK(values_exact);
+      CHECK(scaled_vectors == vectors);
+    }
   }
 }
 

@@ -26,6 +26,16 @@ struct FrechetMeanOptions {
   double tolerance = 0;
 };
 
+/// Throws DomainError unless options.max_iterations ≥ 1 and options.tolerance is finite and ≥ 0:
+/// a budget of no iterations would report a ConvergenceError about a mean never attempted.
+inline void check_mean_options(const char* function, const FrechetMeanOptions& options) {
+  if (options.max_iterations < 1)
+    throw DomainError(function, "max_iterations must be at least 1", options.max_iterations);
+  if (!(options.tolerance >= 0) || !std::isfinite(options.tolerance)) {
+    throw DomainError(function, "tolerance must be finite and non-negative", options.tolerance);
+  }
+}
+
 /// The stopping rule of the Karcher iteration (shared by the batched fast paths): done when the
 /// step norm reaches the tolerance, or when it is below √ε and no longer shrinking.
 class KarcherStop {
@@ -71,6 +81,7 @@ FrechetMean<typename M::Point> frechet_mean(const M& m, const std::vector<typena
   static_assert(is_manifold_v<M>, "frechet_mean needs a Manifold");
   using T = typename M::Scalar;
   using Tangent = typename M::Tangent;
+  check_mean_options("frechet_mean", options);
   const T weight_sum = detail::checked_mean_weights("frechet_mean", weights, points.size());
   for (const auto& p : points) m.check_point(p);
 

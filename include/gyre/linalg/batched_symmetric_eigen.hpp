@@ -17,6 +17,10 @@
 //           lets indefinite matrices (zero diagonals) stop too. A group sweeps until all of its
 //           lanes have converged; a lane that has not after kMaxSweeps (never seen in tests) is
 //           recomputed by Eigen's SelfAdjointEigenSolver, as are all matrices larger than 12×12.
+//  Scaling each matrix is first scaled by the power of two that brings its largest |entry| into
+//           [1, 2), exactly, so that the squares above neither overflow nor underflow: the results
+//           are as accurate at 1e±300 as at 1 (without it, entries beyond 1e154 or below 1e-154,
+//           1e±19 in float, stopped the sweeps at once with 40–100 % wrong eigenvalues).
 //  Warm start optional orthogonal matrices Qᵢ: the solver diagonalises QᵢᵀAᵢQᵢ and returns Qᵢ·Vᵢ.
 //           When Qᵢ nearly diagonalises Aᵢ (an iteration whose matrices move little, such as the
 //           Karcher mean), one or two sweeps suffice instead of about six.

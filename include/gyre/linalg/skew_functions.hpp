@@ -23,6 +23,7 @@
 #include "gyre/core/error.hpp"
 #include "gyre/core/scalar_functions.hpp"
 #include "gyre/core/types.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 
 namespace gyre::linalg {
 
@@ -37,9 +38,7 @@ struct SkewSpectrum {
   explicit SkewSpectrum(const Matrix<T>& omega) {
     const ComplexMatrix hermitian = omega.template cast<Complex>() * Complex(0, 1);
     const Eigen::SelfAdjointEigenSolver<ComplexMatrix> solver(hermitian, Eigen::ComputeEigenvectors);
-    if (solver.info() != Eigen::Success) {
-      throw DomainError("SkewSpectrum", "the eigenvalue iteration did not converge (size)", omega.rows());
-    }
+    require_eigen_converged(solver, "SkewSpectrum", omega);
     u = solver.eigenvectors();
     const auto& mu = solver.eigenvalues();
     const Eigen::Index n = mu.size();

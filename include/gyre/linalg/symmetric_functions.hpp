@@ -26,6 +26,7 @@
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/types.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 
 namespace gyre::linalg {
 
@@ -40,9 +41,7 @@ struct SymmetricEigen {
 template <class T>
 [[nodiscard]] SymmetricEigen<T> symmetric_eigen(const Matrix<T>& s) {
   const Eigen::SelfAdjointEigenSolver<Matrix<T>> solver(s, Eigen::ComputeEigenvectors);
-  if (solver.info() != Eigen::Success) {
-    throw DomainError("symmetric_eigen", "the eigenvalue iteration did not converge (size)", s.rows());
-  }
+  require_eigen_converged(solver, "symmetric_eigen", s);
   return {solver.eigenvalues(), solver.eigenvectors()};
 }
 
