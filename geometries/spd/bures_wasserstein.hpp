@@ -24,21 +24,27 @@
 //            Karcher step exp_S(Σ wᵢ log_S Pᵢ); it stops on the Riemannian gradient norm.
 //  retract   exp (it is already a polynomial).
 //  VJPs      exp_vjp and log_vjp in closed form through the Lyapunov operators L_P and L_B (see
-//            each); transport has none (an integrated ODE).
+//            each); transport_vjp is the discrete adjoint of transport's RK4 steps at the step count
+//            its doubling chose, exact for the computed map. Against five-point differences: worst
+//            3.4e-12 over 100 seeded cases (n = 1, 2, 4, far and near), 1.7e-10 over 3000, where a
+//            perturbed input makes the doubling stop at another step count (a jump of ~1e-13).
 //  References: Bhatia, Jain & Lim 2019; Malagò, Montrucchio & Pistone 2018; Massart & Absil 2020.
 // ============================================================================================
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Cholesky>
 
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/manifold.hpp"
+#include "gyre/linalg/eigen_convergence.hpp"
 #include "spd_common.hpp"
 
 namespace gyre {
@@ -102,19 +108,13 @@ class SpdBuresWasserstein {
       spd::check_two_points("SpdBuresWasserstein::log_vjp", p, q, n_);
       spd::check_cotangent("SpdBuresWasserstein::log_vjp", g, n_);
     }
-    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
-    const Matrix<T> root = linalg::apply(e, linalg::Sqrt{});
-    const Matrix<T> inv_root = linalg::apply(e, linalg::InverseSqrt{});
-    linalg::SymmetricEigen<T> middle = linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(root * q * root));
-    const Matrix<T> b = linalg::apply(middle, linalg::Sqrt{});
-    for (Eigen::Index i = 0; i < middle.values.size(); ++i) middle.values(i) = std::sqrt(middle.values(i));  // B's
-    const Matrix<T> m = linalg::symmetric_part<T>(inv_root * (b - p) * inv_root);
-    const Matrix<T> t = Matrix<T>::Identity(n_, n_) + m;
+    const TransportMap map = transport_map(p, linalg::symmetric_eigen<T>(p), q);
     const Matrix<T> s = linalg::symmetric_part<T>(g);
     const Matrix<T> ps = p * s;
-    const Matrix<T> k = root * lyapunov(middle, Matrix<T>(inv_root * (ps + ps.transpose()) * inv_root)) * root;
-    const Matrix<T> ms = m * s;
-    return {Point(ms + ms.transpose() - t * k * t), Point(linalg::symmetric_part<T>(k))};
+    LogVjp<Point> vjp = transport_map_vjp(map, ps + ps.transpose());
+    const Matrix<T> ms = map.minus_identity * s;
+    vjp.x += ms + ms.transpose();
+    return vjp;
   }
 
   [[nodiscard]] Tangent transport(const Point& p, const Point& q, const Tangent& w) const {
@@ -123,19 +123,79 @@ class SpdBuresWasserstein {
       spd::check_symmetric_tangent("SpdBuresWasserstein::transport", w, n_);
     }
     const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
-    const Matrix<T> x0 = linalg::apply(e, linalg::Sqrt{});
-    const Matrix<T> velocity = transport_map_minus_identity(p, q) * x0;  // V = L_P(log_P Q)·P^½
-    const Matrix<T> s0 = lyapunov(e, w);
-    const T scale = std::max(w.norm(), std::numeric_limits<T>::min());
-    const T tolerance = std::numeric_limits<T>::digits > 30 ? T(1e-12) : T(1e-5);
-    Matrix<T> previous = integrate_transport(x0, velocity, s0, kFirstSteps);
-    for (int steps = 2 * kFirstSteps; steps <= kMaxSteps; steps *= 2) {
-      const Matrix<T> next = integrate_transport(x0, velocity, s0, steps);
-      const T change = (next - previous).norm() / scale;
-      previous = next;
-      if (change <= tolerance) break;
+    const TransportMap map = transport_map(p, e, q);
+    const Matrix<T>& x0 = map.root;
+    const Matrix<T> velocity = map.minus_identity * x0;  // V = L_P(log_P Q)·P^½
+    const Matrix<T> s = integrate_to_tolerance("SpdBuresWasserstein::transport", x0, velocity, lyapunov(e, w), w).s;
+    return linalg::symmetric_part<T>(s * q + q * s);
+  }
+
+  /// ∂L/∂P, ∂L/∂Q and ∂L/∂W of transport: the reverse mode (discrete adjoint) of the map transport
+  /// computes, i.e. its N RK4 steps, at the N its doubling chose, run backwards; so it is exact to
+  /// rounding for the returned value, not only to the integration's tolerance. With S = sym(G):
+  ///   W(1) = S_N·Q + Q·S_N:  ∂S_N = S·Q + Q·S,  ∂Q += S_N·S + S·S_N;
+  ///   each rate Ṡ = −L_B(A + Aᵀ), A = S·V·Xᵀ, B = X·Xᵀ, from its cotangent R with Z = L_B(R)
+  ///   (L_B is self-adjoint): ∂A = −2Z, and dL_B(C) = L_B(−dB·L − L·dB) with L = −Ṡ gives
+  ///   ∂B = −(Z·Ṡ + Ṡ·Z), ∂X += 2·∂B·X;  X(τ) = X₀ + τV;
+  ///   V = (T − I)·X₀ (T − I's VJP is log_vjp's);  X₀ = P^½ (Daleckii–Krein);
+  ///   S₀ = L_P(W):  ∂W = L_P(∂S₀),  ∂P += −(∂W·S₀ + S₀·∂W).
+  /// Cost: transport's, plus one recomputation and one backward pass of its last integration;
+  /// memory: S at √N checkpoints and one segment of √N steps.
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,
+                                                           const Tangent& g) const {
+    const char* const function = "SpdBuresWasserstein::transport_vjp";
+    if (checks_enabled()) {
+      spd::check_two_points(function, p, q, n_);
+      spd::check_symmetric_tangent(function, w, n_);
+      spd::check_cotangent(function, g, n_);
     }
-    return linalg::symmetric_part<T>(previous * q + q * previous);
+    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
+    const TransportMap map = transport_map(p, e, q);
+    const Matrix<T>& x0 = map.root;
+    const Matrix<T> velocity = map.minus_identity * x0;
+    const Matrix<T> s0 = lyapunov(e, w);
+    std::vector<Matrix<T>> checkpoints;
+    const Integrated forward = integrate_to_tolerance(function, x0, velocity, s0, w, &checkpoints);
+    // The VJP is linear in G: it runs on G divided by a power of two near its largest entry (exact),
+    // so that neither a 1e300 cotangent overflows nor a 1e-300 one underflows in the N steps back.
+    const T largest = g.cwiseAbs().maxCoeff();
+    const T unit = largest > 0 && std::isfinite(largest) ? std::ldexp(T(1), std::ilogb(largest)) : T(1);
+    const Matrix<T> s = linalg::symmetric_part<T>(Matrix<T>(g / unit));
+    Matrix<T> q_bar = forward.s * s + s * forward.s;
+    Matrix<T> s_bar = s * q + q * s;
+    Matrix<T> x0_bar = Matrix<T>::Zero(n_, n_);
+    Matrix<T> velocity_bar = Matrix<T>::Zero(n_, n_);
+    const T h = T(1) / static_cast<T>(forward.steps);
+    const int stride = checkpoint_stride(forward.steps);
+    std::vector<TransportStep> segment;
+    for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0; --c) {
+      // Recompute the segment's steps from its checkpoint, then run them backwards.
+      const int first = c * stride;
+      const int last = std::min(forward.steps, first + stride);
+      segment.clear();
+      Matrix<T> state = checkpoints[static_cast<std::size_t>(c)];
+      for (int k = first; k < last; ++k) {
+        segment.push_back(transport_step(x0, velocity, state, static_cast<T>(k) * h, h));
+        state = advance(segment.back(), h);
+      }
+      for (int k = last - 1; k >= first; --k) {
+        s_bar = transport_step_vjp(segment[static_cast<std::size_t>(k - first)], velocity, static_cast<T>(k) * h, h,
+                                   s_bar, x0_bar, velocity_bar);
+      }
+    }
+    const Matrix<T> w_bar = lyapunov(e, s_bar);
+    const Matrix<T> ws = w_bar * s0;
+    const LogVjp<Point> through_map = transport_map_vjp(map, Matrix<T>(velocity_bar * x0));  // X₀ᵀ = X₀
+    x0_bar += map.minus_identity * velocity_bar;
+    const Matrix<T> p_bar = through_map.x - ws - ws.transpose() +
+                            linalg::frechet_derivative(e, linalg::Sqrt{}, linalg::symmetric_part<T>(x0_bar));
+    TransportVjp<Point, Tangent> vjp{Point(linalg::symmetric_part<T>(p_bar) * unit),
+                                     Point(linalg::symmetric_part<T>(Matrix<T>(q_bar + through_map.y)) * unit),
+                                     Tangent(w_bar * unit)};
+    if (!(vjp.x.allFinite() && vjp.y.allFinite() && vjp.w.allFinite())) {
+      throw DomainError(function, "the gradient is not finite (largest |entry| of the cotangent)", largest);
+    }
+    return vjp;
   }
 
   [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
@@ -191,6 +251,12 @@ class SpdBuresWasserstein {
   /// ‖S‖), ConvergenceError after max_iterations.
   [[nodiscard]] Point mean(const std::vector<Point>& points, std::vector<T> weights = {}, int max_iterations = 500,
                            double tolerance = 0) const {
+    if (max_iterations < 1) {
+      throw DomainError("SpdBuresWasserstein::mean", "max_iterations must be at least 1", max_iterations);
+    }
+    if (!(tolerance >= 0) || !std::isfinite(tolerance)) {
+      throw DomainError("SpdBuresWasserstein::mean", "tolerance must be finite and non-negative", tolerance);
+    }
     const T total = spd::checked_weight_total("SpdBuresWasserstein::mean", points, weights, n_);
     const double stop = tolerance > 0 ? tolerance : 8 * std::numeric_limits<T>::epsilon();
     Matrix<T> s = points.front();
@@ -232,20 +298,16 @@ class SpdBuresWasserstein {
 
   /// T − I, T = P^-½ (P^½ Q P^½)^½ P^-½: the optimal map from N(0, P) to N(0, Q), minus I.
   [[nodiscard]] static Matrix<T> transport_map_minus_identity(const Point& p, const Point& q) {
-    const linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(p);
-    const Matrix<T> root = linalg::apply(e, linalg::Sqrt{});
-    const Matrix<T> inv_root = linalg::apply(e, linalg::InverseSqrt{});
-    const Matrix<T> middle =
-        linalg::apply(linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(root * q * root)), linalg::Sqrt{});
-    // P^-½ (M − P) P^-½ = T − I, with M − P formed before the outer products.
-    return linalg::symmetric_part<T>(inv_root * (middle - p) * inv_root);
+    return transport_map(p, linalg::symmetric_eigen<T>(p), q).minus_identity;
   }
 
  private:
   // L_P(V) for exp, after checking that the geodesic stays in SPD up to t = 1 (I + L nonsingular).
   Matrix<T> exp_lyapunov(const char* function, const linalg::SymmetricEigen<T>& e, const Tangent& v) const {
     const Matrix<T> l = lyapunov(e, v);
-    const Eigen::SelfAdjointEigenSolver<Matrix<T>> shifted(Matrix<T>::Identity(n_, n_) + l, Eigen::EigenvaluesOnly);
+    const Matrix<T> identity_plus_l = Matrix<T>::Identity(n_, n_) + l;
+    const Eigen::SelfAdjointEigenSolver<Matrix<T>> shifted(identity_plus_l, Eigen::EigenvaluesOnly);
+    linalg::require_eigen_converged(shifted, function, identity_plus_l);
     const T smallest = shifted.eigenvalues().cwiseAbs().minCoeff();
     if (!(smallest > std::numeric_limits<T>::epsilon())) {
       throw DomainError(function, "the geodesic leaves SPD: I + L_P(V) is singular (smallest |eigenvalue|)", smallest);
@@ -253,30 +315,158 @@ class SpdBuresWasserstein {
     return l;
   }
 
+  // T − I with the factors its VJP reuses: P^±½ and B = (P^½QP^½)^½ as an eigendecomposition.
+  struct TransportMap {
+    Matrix<T> root;
+    Matrix<T> inv_root;
+    linalg::SymmetricEigen<T> b;
+    Matrix<T> minus_identity;
+  };
+
+  static TransportMap transport_map(const Point& p, const linalg::SymmetricEigen<T>& e, const Point& q) {
+    TransportMap map{linalg::apply(e, linalg::Sqrt{}), linalg::apply(e, linalg::InverseSqrt{}), {}, {}};
+    map.b = linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(map.root * q * map.root));
+    const Matrix<T> b = linalg::apply(map.b, linalg::Sqrt{});
+    for (Eigen::Index i = 0; i < map.b.values.size(); ++i) map.b.values(i) = std::sqrt(map.b.values(i));
+    // P^-½ (B − P) P^-½ = T − I, with B − P formed before the outer products.
+    map.minus_identity = linalg::symmetric_part<T>(map.inv_root * (b - p) * map.inv_root);
+    return map;
+  }
+
+  // ∂L/∂P and ∂L/∂Q through M = T − I alone, from ∂L/∂M. Differentiating T·P·T = Q gives
+  // dT = P^-½·L_B(P^½(dQ − T·dP·T)P^½)·P^-½, so with K = P^½·L_B(P^-½·∂M·P^-½)·P^½:
+  // ∂Q = K, ∂P = −T·K·T.
+  static LogVjp<Point> transport_map_vjp(const TransportMap& map, const Matrix<T>& m_bar) {
+    const Matrix<T> k = map.root * lyapunov(map.b, Matrix<T>(map.inv_root * m_bar * map.inv_root)) * map.root;
+    const Matrix<T> t = Matrix<T>::Identity(k.rows(), k.cols()) + map.minus_identity;
+    return {Point(-(t * k * t)), Point(linalg::symmetric_part<T>(k))};
+  }
+
   static constexpr int kFirstSteps = 8;
   static constexpr int kMaxSteps = 1 << 14;
 
-  // Ṡ = −L_{XXᵀ}(S V Xᵀ + X Vᵀ S) along X(t) = X₀ + tV.
-  static Matrix<T> transport_rate(const Matrix<T>& x, const Matrix<T>& velocity, const Matrix<T>& s) {
+  // Ṡ = −L_{X Xᵀ}(S V Xᵀ + X Vᵀ S) along X(t) = X₀ + tV, given the eigendecomposition of X Xᵀ.
+  static Matrix<T> transport_rate(const linalg::SymmetricEigen<T>& gram, const Matrix<T>& x, const Matrix<T>& velocity,
+                                  const Matrix<T>& s) {
     const Matrix<T> a = s * velocity * x.transpose();
-    return -lyapunov(linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(x * x.transpose())), a + a.transpose());
+    return -lyapunov(gram, a + a.transpose());
   }
 
-  static Matrix<T> integrate_transport(const Matrix<T>& x0, const Matrix<T>& velocity, const Matrix<T>& s0, int steps) {
+  // One classical RK4 step from S at t, with what its adjoint needs: X and X Xᵀ's eigendecomposition
+  // at t, t + h/2, t + h, and each stage's input S and rate k₁ … k₄.
+  struct TransportStep {
+    Matrix<T> x[3];
+    linalg::SymmetricEigen<T> gram[3];
+    Matrix<T> input[4];
+    Matrix<T> rate[4];
+  };
+
+  static TransportStep transport_step(const Matrix<T>& x0, const Matrix<T>& velocity, const Matrix<T>& s, T t, T h) {
+    TransportStep step;
+    const T times[3] = {t, t + h / 2, t + h};
+    for (int i = 0; i < 3; ++i) {
+      step.x[i] = x0 + times[i] * velocity;
+      step.gram[i] = linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(step.x[i] * step.x[i].transpose()));
+    }
+    step.input[0] = s;
+    step.rate[0] = transport_rate(step.gram[0], step.x[0], velocity, step.input[0]);
+    step.input[1] = s + (h / 2) * step.rate[0];
+    step.rate[1] = transport_rate(step.gram[1], step.x[1], velocity, step.input[1]);
+    step.input[2] = s + (h / 2) * step.rate[1];
+    step.rate[2] = transport_rate(step.gram[1], step.x[1], velocity, step.input[2]);
+    step.input[3] = s + h * step.rate[2];
+    step.rate[3] = transport_rate(step.gram[2], step.x[2], velocity, step.input[3]);
+    return step;
+  }
+
+  static Matrix<T> advance(const TransportStep& step, T h) {
+    return step.input[0] + (h / 6) * (step.rate[0] + 2 * step.rate[1] + 2 * step.rate[2] + step.rate[3]);
+  }
+
+  // The adjoint of transport_rate: from R = ∂L/∂Ṡ, returns ∂L/∂S, sets x_bar to ∂L/∂X and adds to
+  // ∂L/∂V (see transport_vjp: Z = L_B(R), ∂A = −2Z, ∂B = −(Z·Ṡ + Ṡ·Z) for A = S·V·Xᵀ, B = X·Xᵀ).
+  static Matrix<T> transport_rate_vjp(const linalg::SymmetricEigen<T>& gram, const Matrix<T>& x,
+                                      const Matrix<T>& velocity, const Matrix<T>& s, const Matrix<T>& rate,
+                                      const Matrix<T>& rate_bar, Matrix<T>& x_bar, Matrix<T>& velocity_bar) {
+    const Matrix<T> z = lyapunov(gram, rate_bar);
+    const Matrix<T> zr = z * rate;
+    x_bar = T(-2) * ((zr + zr.transpose()) * x + z * s * velocity);
+    velocity_bar -= T(2) * (s.transpose() * z * x);
+    return T(-2) * (z * x * velocity.transpose());
+  }
+
+  // The adjoint of one step: ∂L/∂S at t from s_bar = ∂L/∂S at t + h, adding the step's parts of
+  // ∂L/∂X₀ and ∂L/∂V (X(τ) = X₀ + τV).
+  static Matrix<T> transport_step_vjp(const TransportStep& step, const Matrix<T>& velocity, T t, T h,
+                                      const Matrix<T>& s_bar, Matrix<T>& x0_bar, Matrix<T>& velocity_bar) {
+    const T times[3] = {t, t + h / 2, t + h};
+    const int at[4] = {0, 1, 1, 2};          // where each stage evaluates X
+    const T feed[4] = {0, h / 2, h / 2, h};  // input[i] = S + feed[i]·rate[i − 1]
+    Matrix<T> rate_bar[4] = {(h / 6) * s_bar, (h / 3) * s_bar, (h / 3) * s_bar, (h / 6) * s_bar};
+    Matrix<T> result = s_bar;
+    Matrix<T> x_bar;
+    for (int i = 3; i >= 0; --i) {
+      const int j = at[i];
+      const Matrix<T> input_bar = transport_rate_vjp(step.gram[j], step.x[j], velocity, step.input[i], step.rate[i],
+                                                     rate_bar[i], x_bar, velocity_bar);
+      result += input_bar;
+      if (i > 0) rate_bar[i - 1] += feed[i] * input_bar;
+      x0_bar += x_bar;
+      velocity_bar += times[j] * x_bar;
+    }
+    return result;
+  }
+
+  // The checkpoint spacing of transport_vjp: S is kept every stride steps, stride ≈ √N.
+  static int checkpoint_stride(int steps) {
+    int stride = 1;
+    while (stride * stride < steps) stride *= 2;
+    return stride;
+  }
+
+  // S(1) with `steps` RK4 steps; with `checkpoints`, also S every checkpoint_stride(steps) steps from S₀.
+  static Matrix<T> integrate_transport(const Matrix<T>& x0, const Matrix<T>& velocity, const Matrix<T>& s0, int steps,
+                                       std::vector<Matrix<T>>* checkpoints = nullptr) {
     const T h = T(1) / static_cast<T>(steps);
+    const int stride = checkpoint_stride(steps);
+    if (checkpoints != nullptr) checkpoints->clear();
     Matrix<T> s = s0;
     for (int k = 0; k < steps; ++k) {
-      const T t = static_cast<T>(k) * h;
-      const Matrix<T> x_start = x0 + t * velocity;
-      const Matrix<T> x_mid = x0 + (t + h / 2) * velocity;
-      const Matrix<T> x_end = x0 + (t + h) * velocity;
-      const Matrix<T> k1 = transport_rate(x_start, velocity, s);
-      const Matrix<T> k2 = transport_rate(x_mid, velocity, s + (h / 2) * k1);
-      const Matrix<T> k3 = transport_rate(x_mid, velocity, s + (h / 2) * k2);
-      const Matrix<T> k4 = transport_rate(x_end, velocity, s + h * k3);
-      s += (h / 6) * (k1 + 2 * k2 + 2 * k3 + k4);
+      if (checkpoints != nullptr && k % stride == 0) checkpoints->push_back(s);
+      s = advance(transport_step(x0, velocity, s, static_cast<T>(k) * h, h), h);
     }
     return s;
+  }
+
+  // S(1) and the step count that reached the tolerance.
+  struct Integrated {
+    Matrix<T> s;
+    int steps;
+  };
+
+  // transport's step doubling (see the header), from kFirstSteps until two successive counts agree
+  // to the tolerance relative to ‖W‖; `checkpoints` receives those of the returned integration.
+  static Integrated integrate_to_tolerance(const char* function, const Matrix<T>& x0, const Matrix<T>& velocity,
+                                           const Matrix<T>& s0, const Tangent& w,
+                                           std::vector<Matrix<T>>* checkpoints = nullptr) {
+    const T scale = std::max(w.norm(), std::numeric_limits<T>::min());
+    const T tolerance = std::numeric_limits<T>::digits > 30 ? T(1e-12) : T(1e-5);
+    Integrated result{integrate_transport(x0, velocity, s0, kFirstSteps, checkpoints), kFirstSteps};
+    T change = std::numeric_limits<T>::infinity();
+    for (int steps = 2 * kFirstSteps; steps <= kMaxSteps && !(change <= tolerance); steps *= 2) {
+      Matrix<T> next = integrate_transport(x0, velocity, s0, steps, checkpoints);
+      change = (next - result.s).norm() / scale;
+      result = {std::move(next), steps};
+    }
+    if (!(change <= tolerance)) {
+      // RK4's error falls 16-fold per doubling; still above tolerance at 2¹⁴ steps means the
+      // geodesic passes close to the boundary of SPD, where no step count is accurate.
+      throw ConvergenceError(function,
+                             "the transport ODE did not reach its tolerance in " + std::to_string(kMaxSteps) +
+                                 " RK4 steps (relative change of the last doubling)",
+                             change);
+    }
+    return result;
   }
 
   int n_;

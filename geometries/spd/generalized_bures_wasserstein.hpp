@@ -41,7 +41,7 @@ class SpdGeneralizedBuresWasserstein {
   [[nodiscard]] Tangent transport(const Point& p, const Point& q, const Tangent& w) const {
     return from_bw(bw_.transport(to_bw(p), to_bw(q), to_bw(w)));
   }
-  /// VJPs of exp and log: BW's at φ(P), pulled through the linear, self-adjoint φ and φ⁻¹ (the
+  /// VJPs of exp, log and transport: BW's at φ(P), pulled through the linear, self-adjoint φ and φ⁻¹ (the
   /// cotangent of φ⁻¹(·) is φ⁻¹ applied to it, the gradient of φ(·) is φ applied to it).
   [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& p, const Tangent& v, const Point& g) const {
     spd::check_cotangent("SpdGeneralizedBuresWasserstein::exp_vjp", g, n());
@@ -52,6 +52,12 @@ class SpdGeneralizedBuresWasserstein {
     spd::check_cotangent("SpdGeneralizedBuresWasserstein::log_vjp", g, n());
     const LogVjp<Point> vjp = bw_.log_vjp(to_bw(p), to_bw(q), from_bw(g));
     return {to_bw(vjp.x), to_bw(vjp.y)};
+  }
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,
+                                                           const Tangent& g) const {
+    spd::check_cotangent("SpdGeneralizedBuresWasserstein::transport_vjp", g, n());
+    const TransportVjp<Point, Tangent> vjp = bw_.transport_vjp(to_bw(p), to_bw(q), to_bw(w), from_bw(g));
+    return {to_bw(vjp.x), to_bw(vjp.y), to_bw(vjp.w)};
   }
   [[nodiscard]] T inner(const Point& p, const Tangent& u, const Tangent& v) const {
     return bw_.inner(to_bw(p), to_bw(u), to_bw(v));

@@ -3,7 +3,9 @@
 // checker that catches a VJP wrong by 1 %.
 #include "gyre/check/derivative_laws.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -154,9 +156,14 @@ TEST_CASE("derivatives: SPD under the Euclidean and (generalized) Bures–Wasser
   static_assert(gyre::has_exp_log_vjp_v<gyre::SpdEuclidean<double>> &&
                 gyre::has_transport_vjp_v<gyre::SpdEuclidean<double>>);
   static_assert(gyre::has_exp_log_vjp_v<gyre::SpdBuresWasserstein<double>> &&
+                gyre::has_transport_vjp_v<gyre::SpdBuresWasserstein<double>> &&
                 gyre::has_exp_log_vjp_v<gyre::SpdGeneralizedBuresWasserstein<double>>);
-  // BW's transport is an integrated ODE, without a VJP yet.
-  static_assert(!gyre::has_transport_vjp_v<gyre::SpdBuresWasserstein<double>>);
+  // GBW's transport is BW's through the congruence φ, and so is its VJP.
+  static_assert(gyre::has_transport_vjp_v<gyre::SpdGeneralizedBuresWasserstein<double>>);
+  // BW's transport VJP is the discrete adjoint of its RK4 steps, exact for the computed map, so it
+  // meets kTolerance: 3.4e-12 worst here. The differences see one more error: a perturbed input can
+  // make transport's step doubling stop at another step count, a jump of about 1e-13 that the
+  // five-point rule divides by h (worst 1.7e-10 over 3000 seeds, still inside kTolerance).
   // Their injectivity radius has no positive bound; random_point's eigenvalues lie in [e⁻¹, e], where
   // it is ≥ e⁻¹ (Euclidean: λ_min) and ≥ e^-½ (BW: √λ_min); GBW's M below rescales them by ≤ 2.
   gyre::check::DerivativeLawOptions euclidean;
@@ -276,6 +283,34 @@ TEST_CASE("derivatives: bad cotangents and antipodes are Gyre errors") {
   CHECK_THROWS_WITH_AS(
       static_cast<void>(gyre::SpdBuresWasserstein<double>(2).exp_vjp(eye, gyre::Matrix<double>(-2 * eye), eye)),
       doctest::Contains("SpdBuresWasserstein::exp_vjp: the geodesic leaves SPD"), gyre::DomainError);
+  // BW's transport VJP validates like its exp_vjp and log_vjp. It is linear in G and runs on G
+  // divided by a power of two, so 1e300 and 1e-300 cotangents give 1e±300 times the unit one, and
+  // a gradient beyond the largest double is a DomainError, not an ∞.
+  const gyre::SpdBuresWasserstein<double> bw(2);
+  gyre::Matrix<double> bw_q(2, 2);
+  bw_q << 2, 0.5, 0.5, 1;
+  gyre::Matrix<double> bw_w(2, 2);
+  bw_w << 1, -0.25, -0.25, 0.5;
+  CHECK_THROWS_AS(static_cast<void>(bw.transport_vjp(eye, bw_q, bw_w, gyre::Matrix<double>::Ones(3, 3))),
+                  gyre::ShapeError);
+  gyre::Matrix<double> nan_2x2 = gyre::Matrix<double>::Ones(2, 2);
+  nan_2x2(0, 1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(static_cast<void>(bw.transport_vjp(eye, bw_q, bw_w, nan_2x2)), gyre::DomainError);
+  CHECK_THROWS_AS(static_cast<void>(bw.transport_vjp(eye, bw_q, bw_w, bad)), gyre::DomainError);
+  CHECK_THROWS_AS(static_cast<void>(bw.transport_vjp(eye, bw_q, bad, eye)), gyre::DomainError);
+  const auto unit = bw.transport_vjp(eye, bw_q, bw_w, gyre::Matrix<double>::Ones(2, 2));
+  for (const double size : {1e300, 1e-300}) {
+    CAPTURE(size);
+    const auto scaled = bw.transport_vjp(eye, bw_q, bw_w, gyre::Matrix<double>::Constant(2, 2, size));
+    REQUIRE((scaled.x.allFinite() && scaled.y.allFinite() && scaled.w.allFinite()));
+    CHECK((scaled.x / size - unit.x).norm() <= 1e-12 * unit.x.norm());
+    CHECK((scaled.y / size - unit.y).norm() <= 1e-12 * unit.y.norm());
+    CHECK((scaled.w / size - unit.w).norm() <= 1e-12 * unit.w.norm());
+  }
+  CHECK_THROWS_WITH_AS(static_cast<void>(bw.transport_vjp(
+                           eye, bw_q, bw_w, gyre::Matrix<double>::Constant(2, 2, std::numeric_limits<double>::max()))),
+                       doctest::Contains("SpdBuresWasserstein::transport_vjp: the gradient is not finite"),
+                       gyre::DomainError);
   const gyre::Stiefel<double> stiefel(4, 2);
   const gyre::Matrix<double> frame = gyre::Matrix<double>::Identity(4, 2);
   CHECK_THROWS_AS(static_cast<void>(stiefel.log_vjp(frame, frame, gyre::Matrix<double>::Ones(2, 4))), gyre::ShapeError);
@@ -287,4 +322,67 @@ TEST_CASE("derivatives: bad cotangents and antipodes are Gyre errors") {
   const auto huge_stiefel = stiefel.log_vjp(frame, frame, gyre::Matrix<double>::Constant(4, 2, 1e300));
   CHECK(huge_stiefel.x.allFinite());
   CHECK(huge_stiefel.y.allFinite());
+}
+
+namespace {
+
+// Every VJP is linear in the cotangent G, so G·1e-300 must give 1e-300 times the gradient of G,
+// not zeros or NaN from squares that underflow. The ratio is checked to 1e-10 relative: at 1e-300
+// the results are normal numbers (≥ 2.2e-308), and a VJP that underflowed inside loses far more.
+constexpr double kTiny = 1e-300;
+
+template <class A, class B>
+void check_scaled(const A& tiny, const B& unit) {
+  REQUIRE(tiny.allFinite());
+  CHECK((tiny / kTiny - unit).norm() <= 1e-10 * std::max(1.0, unit.norm()));
+}
+
+template <class M>
+void check_tiny_cotangents(const M& space, std::uint64_t seed) {
+  using Point = typename M::Point;
+  using Tangent = typename M::Tangent;
+  gyre::Rng rng(seed);
+  const Point x = space.random_point(rng);
+  Tangent v = space.random_tangent(x, rng);
+  v *= 0.2 / space.norm(x, v);  // inside every space's radius used above
+  Tangent u = space.random_tangent(x, rng);
+  u *= 0.3 / space.norm(x, u);
+  const Point y = space.exp(x, u);  // near enough for Stiefel's log (a shooting method)
+  const Tangent w = space.random_tangent(x, rng);
+  const Point g_point = space.random_point(rng);  // a cotangent of the point's shape
+  const Point g = g_point / g_point.norm();
+  const Tangent h = w / w.norm();
+  const auto exp_unit = space.exp_vjp(x, v, g);
+  const auto exp_tiny = space.exp_vjp(x, v, Point(g * kTiny));
+  check_scaled(exp_tiny.x, exp_unit.x);
+  check_scaled(exp_tiny.v, exp_unit.v);
+  const auto log_unit = space.log_vjp(x, y, h);
+  const auto log_tiny = space.log_vjp(x, y, Tangent(h * kTiny));
+  check_scaled(log_tiny.x, log_unit.x);
+  check_scaled(log_tiny.y, log_unit.y);
+  if constexpr (gyre::has_transport_vjp_v<M>) {
+    const auto transport_unit = space.transport_vjp(x, y, w, h);
+    const auto transport_tiny = space.transport_vjp(x, y, w, Tangent(h * kTiny));
+    check_scaled(transport_tiny.x, transport_unit.x);
+    check_scaled(transport_tiny.y, transport_unit.y);
+    check_scaled(transport_tiny.w, transport_unit.w);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("derivatives: 1e-300 cotangents give 1e-300 times the gradient on the newer VJPs") {
+  for (const std::uint64_t seed : gyre::test::seeds(5)) {
+    CAPTURE(seed);
+    check_tiny_cotangents(gyre::Stiefel<double>(5, 2), seed);
+    check_tiny_cotangents(gyre::SpdEuclidean<double>(3), seed);
+    check_tiny_cotangents(gyre::SpdBuresWasserstein<double>(3), seed);
+    check_tiny_cotangents(
+        gyre::SpdGeneralizedBuresWasserstein<double>(gyre::Matrix<double>(gyre::Matrix<double>::Identity(3, 3) * 1.5)),
+        seed);
+    check_tiny_cotangents(
+        gyre::PowerDeformed<gyre::SpdAffineInvariant<double>>(gyre::SpdAffineInvariant<double>(3), 0.5), seed);
+    check_tiny_cotangents(gyre::PowerDeformed<gyre::SpdLogCholesky<double>>(gyre::SpdLogCholesky<double>(3), -0.7),
+                          seed);
+  }
 }

@@ -23,7 +23,8 @@
 //  Spaces with them: the sphere; SPD under the affine-invariant metric (with any (α, β): exp,
 //  log and transport do not depend on them), the log-Euclidean, log-Cholesky and Euclidean
 //  metrics, their power deformations (θ-AIM, θ-LCM, θ-Euclidean), and the (generalized)
-//  Bures–Wasserstein metrics (exp and log; their transport is an integrated ODE, without a VJP);
+//  Bures–Wasserstein metrics (transport, an integrated ODE, by the discrete adjoint of its RK4
+//  steps);
 //  SO(n) and O(n); the hyperboloid; the κ-stereographic spaces (every κ); the Grassmannian
 //  (bases); Stiefel (log by implicit differentiation of exp). Not yet: the correlation manifold.
 // ============================================================================================
