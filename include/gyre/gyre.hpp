@@ -22,6 +22,7 @@
 #include "gyre/core/progress_bar.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/scalar_functions.hpp"
+#include "gyre/core/static_width.hpp"
 #include "gyre/core/types.hpp"
 #include "gyre/core/validate.hpp"
 #include "gyre/core/weights.hpp"

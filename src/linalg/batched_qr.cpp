@@ -13,6 +13,7 @@
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/parallel.hpp"
+#include "gyre/core/static_width.hpp"
 
 namespace gyre::linalg {
 
@@ -100,17 +101,22 @@ void householder_qr(T* a, int n, int p, T* tau, T* q) {
 
 // ∂L/∂A of one item (row-major: q, g and z n×p, r and gr p×p; gr may be null) by the formula in the
 // header: S = Ḡ_R·Rᵀ − QᵀḠ_Q, Z = Ḡ_Q + Q·copyutl(S), then Z·R⁻ᵀ row by row (x·Rᵀ = z is a back
-// substitution with the upper triangular R). Written out for the same reason as householder_qr.
-template <class T>
-void qr_backward_item(const T* q, const T* r, const T* g, const T* gr, int n, int p, T* z) {
+// substitution with the upper triangular R). Written out for the same reason as householder_qr,
+// with p fixed at compile time where it is small (P > 0; P = 0 reads it from `runtime_p`), so that
+// a row of Z stays in registers and the loops over it unroll.
+template <int P, class T>
+void qr_backward_item(const T* q, const T* r, const T* g, const T* gr, int n, int runtime_p, T* z) {
+  const int p = P > 0 ? P : runtime_p;
   constexpr int kStackColumns = 32;
-  T stack[kStackColumns * kStackColumns];
+  T stack[kStackColumns * kStackColumns + kStackColumns];
   std::vector<T> heap;
   T* s = stack;
-  if (p > kStackColumns) {
-    heap.resize(static_cast<std::size_t>(p) * static_cast<std::size_t>(p));
+  if (P == 0 && p > kStackColumns) {
+    heap.resize(static_cast<std::size_t>(p) * static_cast<std::size_t>(p + 1));
     s = heap.data();
   }
+  T* inverse_diagonal = s + p * p;  // 1/Rₖₖ: one division per column instead of one per entry
+  for (int b = 0; b < p; ++b) inverse_diagonal[b] = T(1) / r[b * p + b];
   // Only S's upper triangle is used: copyutl mirrors it.
   for (int a = 0; a < p; ++a) {
     for (int b = a; b < p; ++b) {
@@ -134,7 +140,7 @@ void qr_backward_item(const T* q, const T* r, const T* g, const T* gr, int n, in
     for (int b = p - 1; b >= 0; --b) {
       T sum = z_row[b];
       for (int c = b + 1; c < p; ++c) sum -= z_row[c] * r[b * p + c];
-      z_row[b] = sum / r[b * p + b];
+      z_row[b] = sum * inverse_diagonal[b];
     }
   }
 }
@@ -251,7 +257,10 @@ void batched_qr_backward(const BatchedQr<T>& qr, const xt::xarray<T>& grad_q,
     const T* r = qr.r.data() + iu * pu * pu;
     const T* gr = grad_r != nullptr ? grad_r->data() + iu * pu * pu : nullptr;
     T* z = grad_a.data() + iu * nu * pu;
-    qr_backward_item(qr.q.data() + iu * nu * pu, r, grad_q.data() + iu * nu * pu, gr, n, p, z);
+    with_static_width(p, [&](auto width) {
+      qr_backward_item<decltype(width)::value>(qr.q.data() + iu * nu * pu, r, grad_q.data() + iu * nu * pu, gr, n, p,
+                                               z);
+    });
     // Finite factors and gradients can still give an infinite ∂L/∂A: R⁻ᵀ of an A near 1e-300.
     if (checks && !item(grad_a, i, n, p).allFinite()) {
       throw DomainError(kBackward, "∂L/∂A of " + item_string(i) + " overflows (smallest Rₖₖ)",

@@ -1,12 +1,11 @@
 #include "gyre/nn/grassmann_layers.hpp"
 
-#include <type_traits>
-
 #include <Eigen/Core>
 
 #include "gyre/core/error.hpp"
 #include "gyre/core/parallel.hpp"
 #include "gyre/core/rng.hpp"
+#include "gyre/core/static_width.hpp"
 #include "gyre/geometry/common_batch_spaces.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
 #include "row_major_maps.hpp"
@@ -97,25 +96,31 @@ void scatter_items(const RowMatrix<T>& side_by_side, std::size_t batch, std::siz
   }
 }
 
-// Ŷ's K blocks of m rows are channels c·K … c·K + K − 1 of the output: gathered or scattered
-// filter by filter.
+// Ŷ's K blocks of m rows are channels c·K … c·K + K − 1 of the output: Ŷ(f·m + i, s·p + j) =
+// Y[s, c·K + f](i, j). Item by item, straight between the array and Ŷ's blocks; for one sample
+// the K items are contiguous in the array.
 template <class T>
 void gather_filters(const T* data, std::size_t batch, std::size_t channels, std::size_t c, std::size_t filters,
                     Eigen::Index m, Eigen::Index p, RowMatrix<T>& stacked) {
   stacked.resize(static_cast<Eigen::Index>(filters) * m, static_cast<Eigen::Index>(batch) * p);
-  RowMatrix<T> block;
-  for (std::size_t f = 0; f < filters; ++f) {
-    gather_items(data, batch, channels, c * filters + f, m, p, block);
-    stacked.middleRows(static_cast<Eigen::Index>(f) * m, m) = block;
+  const auto item = static_cast<std::size_t>(m * p);
+  for (std::size_t s = 0; s < batch; ++s) {
+    for (std::size_t f = 0; f < filters; ++f) {
+      stacked.block(static_cast<Eigen::Index>(f) * m, static_cast<Eigen::Index>(s) * p, m, p) =
+          ConstMap<T>(data + (s * channels + c * filters + f) * item, m, p);
+    }
   }
 }
 
 template <class T>
 void scatter_filters(const RowMatrix<T>& stacked, std::size_t batch, std::size_t channels, std::size_t c,
                      std::size_t filters, Eigen::Index m, Eigen::Index p, T* data) {
-  for (std::size_t f = 0; f < filters; ++f) {
-    const RowMatrix<T> block = stacked.middleRows(static_cast<Eigen::Index>(f) * m, m);
-    scatter_items(block, batch, channels, c * filters + f, m, p, data);
+  const auto item = static_cast<std::size_t>(m * p);
+  for (std::size_t s = 0; s < batch; ++s) {
+    for (std::size_t f = 0; f < filters; ++f) {
+      MutableMap<T>(data + (s * channels + c * filters + f) * item, m, p) =
+          stacked.block(static_cast<Eigen::Index>(f) * m, static_cast<Eigen::Index>(s) * p, m, p);
+    }
   }
 }
 
@@ -250,31 +255,6 @@ void projector_backward(const T* g, const T* x, int m, int p, T* out) {
   }
 }
 
-// Calls body(std::integral_constant<int, P>{}) with P = p for p ≤ 8, P = 0 (run-time width) above.
-template <class Body>
-void with_width(int p, const Body& body) {
-  switch (p) {
-    case 1:
-      return body(std::integral_constant<int, 1>{});
-    case 2:
-      return body(std::integral_constant<int, 2>{});
-    case 3:
-      return body(std::integral_constant<int, 3>{});
-    case 4:
-      return body(std::integral_constant<int, 4>{});
-    case 5:
-      return body(std::integral_constant<int, 5>{});
-    case 6:
-      return body(std::integral_constant<int, 6>{});
-    case 7:
-      return body(std::integral_constant<int, 7>{});
-    case 8:
-      return body(std::integral_constant<int, 8>{});
-    default:
-      return body(std::integral_constant<int, 0>{});
-  }
-}
-
 }  // namespace
 
 template <class T>
@@ -295,8 +275,8 @@ GeometricTensor<T> ProjMap<T>::forward(const GeometricTensor<T>& input) {
   parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)),
                [&](std::ptrdiff_t j) {
                  const auto ju = static_cast<std::size_t>(j);
-                 with_width(p_,
-                            [&](auto width) { projector<decltype(width)::value>(x + ju * mp, m_, p_, out + ju * mm); });
+                 with_static_width(
+                     p_, [&](auto width) { projector<decltype(width)::value>(x + ju * mp, m_, p_, out + ju * mm); });
                });
   inputs_.push(input.data);
   return GeometricTensor<T>(out_type_, std::move(y));
@@ -321,7 +301,7 @@ GeometricTensor<T> ProjMap<T>::backward(const GeometricTensor<T>& grad_output) {
   parallel_for(static_cast<std::ptrdiff_t>(items), 2.0 * static_cast<double>(mm * static_cast<std::size_t>(p_)),
                [&](std::ptrdiff_t j) {
                  const auto ju = static_cast<std::size_t>(j);
-                 with_width(p_, [&](auto width) {
+                 with_static_width(p_, [&](auto width) {
                    projector_backward<decltype(width)::value>(g + ju * mm, x + ju * mp, m_, p_, gx + ju * mp);
                  });
                });
