@@ -183,3 +183,23 @@ TEST_CASE_TEMPLATE("SPD bad input: wrong shape, NaN, not symmetric, not positive
   CHECK_THROWS_AS((gyre::PowerDeformed<gyre::SpdAffineInvariant<T>>(aim, 0.0)), gyre::DomainError);
   CHECK_THROWS_AS((void)gyre::SpdGeneralizedBuresWasserstein<T>{indefinite}, gyre::DomainError);
 }
+
+TEST_CASE("SPD BW transport: near the boundary of SPD the estimate keeps the norm; past it, ConvergenceError") {
+  // I → diag(1, δ): the step doubling stalls above its 1e-12 tolerance for small δ (a last change of
+  // 9e-11 at δ = 1e-8) while the estimate is still isometric to 1e-9; at δ = 1e-16 the last change is
+  // 1.2e-6, above √tolerance, and at 1e-20 2e-3: ConvergenceError.
+  const gyre::SpdBuresWasserstein<double> bw(2);
+  const gyre::Matrix<double> x = gyre::Matrix<double>::Identity(2, 2);
+  gyre::Matrix<double> w(2, 2);
+  w << 0.3, -0.7, -0.7, 1.1;
+  for (const double delta : {1e-8, 1e-10, 1e-12, 1e-14}) {
+    CAPTURE(delta);
+    gyre::Matrix<double> y = gyre::Matrix<double>::Identity(2, 2);
+    y(1, 1) = delta;
+    const gyre::Matrix<double> moved = bw.transport(x, y, w);
+    CHECK(std::abs(bw.norm(y, moved) - bw.norm(x, w)) <= 1e-9 * bw.norm(x, w));
+  }
+  gyre::Matrix<double> far = gyre::Matrix<double>::Identity(2, 2);
+  far(1, 1) = 1e-20;
+  CHECK_THROWS_AS((void)bw.transport(x, far, w), gyre::ConvergenceError);
+}
