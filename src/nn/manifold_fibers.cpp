@@ -5,6 +5,7 @@
 #include "grassmann/grassmann.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/geometry/common_batch_spaces.hpp"
+#include "so/so.hpp"
 #include "spd/affine_invariant.hpp"
 
 namespace gyre::nn {
@@ -23,6 +24,11 @@ TensorType grassmann_features(int n, int p, int channels) {
   }
   const std::string name = "Gr(" + std::to_string(n) + ", " + std::to_string(p) + ")";
   return TensorType(Base::kNone, ManifoldFiber::of<Grassmann>(channels, name, n, p));
+}
+
+TensorType rotation_features(int n, int channels) {
+  if (!(n >= 2)) throw ShapeError("rotation_features", "matrix size n must be >= 2", n);
+  return TensorType(Base::kNone, ManifoldFiber::of<SO>(channels, "SO(" + std::to_string(n) + ")", n));
 }
 
 TensorType matrix_features(int rows, int cols, int channels) {

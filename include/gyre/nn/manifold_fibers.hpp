@@ -11,6 +11,8 @@ namespace gyre::nn {
 [[nodiscard]] TensorType spd_features(int n, int channels);
 /// none × Gr(n, p)[channels]: data (B, channels, n, p), orthonormal columns; ShapeError unless 1 ≤ p < n.
 [[nodiscard]] TensorType grassmann_features(int n, int p, int channels);
+/// none × SO(n)[channels]: data (B, channels, n, n), rotation matrices (ShapeError unless n ≥ 2).
+[[nodiscard]] TensorType rotation_features(int n, int channels);
 /// none × ℝ^(rows×cols)[channels]: data (B, channels, rows, cols), plain matrices.
 [[nodiscard]] TensorType matrix_features(int rows, int cols, int channels);
 

@@ -1,0 +1,275 @@
+// GyroBN (gyre/nn/gyro_batch_norm.hpp) on the gyrogroups it is instantiated for — the Grassmannian,
+// the Poincaré ball (κ = −1), the projected sphere (κ = 1) and SPD under the affine-invariant,
+// log-Euclidean and log-Cholesky gyro structures — held to its guarantee with gyre::frechet_mean as
+// the independent reference: in training mode with the converged mean the output batch's Fréchet
+// mean is the bias and its variance s²·v/(v + ε), v the input's Fréchet variance. On SPD under LEM
+// and LCM GyroBN and LieBN are the same map (both gyro structures are the groups' pull-backs);
+// backward against central differences along the manifold, through the mean's implicit derivative
+// and through the reference mode's unrolled Karcher steps.
+//
+// Budgets (double): the guarantee 1e-9 relative (Karcher means to 8ε, a few exp/log of well
+// conditioned points); LEM/LCM agreement with LieBN 1e-12 (the same matrix functions in another
+// order); gradients 1e-7 with h = 1e-6 (truncation ≈ 1e-12, rounding ≈ 1e-10, a missing term O(1e-2)).
+
+#include "gyre/nn/gyro_batch_norm.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <xtensor/xview.hpp>
+
+#include "gradient_report_check.hpp"
+#include "gyre/check/gradient_check.hpp"
+#include "gyre/geometry/frechet_mean.hpp"
+#include "gyre/geometry/frechet_variance.hpp"
+#include "gyre/nn/lie_batch_norm.hpp"
+#include "gyre/nn/manifold_fibers.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using gyre::nn::GeometricTensor;
+using gyre::nn::GyroBatchNorm;
+using gyre::nn::GyroBatchNormOptions;
+using gyre::nn::ManifoldFiber;
+using gyre::nn::TensorType;
+
+constexpr std::size_t kBatch = 6;
+constexpr std::size_t kChannels = 2;
+constexpr double kGuaranteeTolerance = 1e-9;
+constexpr double kGradientStep = 1e-6;
+constexpr double kGradientTolerance = 1e-7;
+
+// Points within `radius` of the identity along random geodesics: inside the region where every
+// gyro operation is defined (the Grassmannian's and the sphere's ⊕ need principal angles below
+// π/2 from e) and where the Karcher mean is unique.
+template <class Space>
+typename Space::Point near_identity(const Space& space, double radius, gyre::Rng& rng) {
+  const typename Space::Point e = space.gyro_identity();
+  typename Space::Tangent v = space.random_tangent(e, rng);
+  v *= rng.uniform<double>(0.05, radius) / space.norm(e, v);
+  return space.exp(e, v);
+}
+
+template <class Space>
+xt::xarray<double> batch_of(const Space& space, std::size_t batch, double radius, gyre::Rng& rng,
+                            const std::vector<std::size_t>& item_shape) {
+  std::vector<std::size_t> shape = {batch, kChannels};
+  shape.insert(shape.end(), item_shape.begin(), item_shape.end());
+  xt::xarray<double> data = xt::xarray<double>::from_shape(shape);
+  const auto items = gyre::batch::detail::items_of<typename Space::Point>("test", "batch", data);
+  for (std::size_t k = 0; k < items.count; ++k)
+    gyre::batch::detail::store<typename Space::Point>(data, items, static_cast<std::ptrdiff_t>(k),
+                                                      near_identity(space, radius, rng));
+  return data;
+}
+
+template <class Space>
+std::vector<typename Space::Point> channel(const xt::xarray<double>& data, std::size_t c) {
+  const auto items = gyre::batch::detail::items_of<typename Space::Point>("test", "batch", data);
+  std::vector<typename Space::Point> out;
+  for (std::size_t b = 0; b < data.shape()[0]; ++b)
+    out.push_back(
+        gyre::batch::detail::item<typename Space::Point>(data, items, static_cast<std::ptrdiff_t>(b * kChannels + c)));
+  return out;
+}
+
+// One space's test fixture: its layer type and how big a batch's spread may be.
+template <class Space>
+struct Fixture {
+  Space space;
+  TensorType type;
+  double radius;
+  std::vector<std::size_t> item_shape;
+  // The learned standard deviations: the output batch must stay inside the convexity radius too
+  // (π/4 on the Grassmannian and the projected sphere), where its Fréchet mean is unique.
+  xt::xarray<double> scale = {0.6, 0.9};
+};
+
+Fixture<gyre::Grassmann<double>> grassmann() {
+  return {gyre::Grassmann<double>(5, 2), gyre::nn::grassmann_features(5, 2, kChannels), 0.5, {5, 2}, {0.2, 0.3}};
+}
+
+Fixture<gyre::Stereographic<double>> ball() {
+  return {gyre::Stereographic<double>(3, -1.0),
+          TensorType(gyre::nn::Base::kNone,
+                     ManifoldFiber::of<gyre::Stereographic>(static_cast<int>(kChannels), "ball(3)", 3, -1.0)),
+          1.5,
+          {3}};
+}
+
+Fixture<gyre::Stereographic<double>> sphere() {
+  return {gyre::Stereographic<double>(3, 1.0),
+          TensorType(gyre::nn::Base::kNone,
+                     ManifoldFiber::of<gyre::Stereographic>(static_cast<int>(kChannels), "sphere(3)", 3, 1.0)),
+          0.5,
+          {3},
+          {0.2, 0.3}};
+}
+
+template <template <class> class Geometry>
+Fixture<Geometry<double>> spd_fixture(const std::string& name) {
+  return {Geometry<double>(3),
+          TensorType(gyre::nn::Base::kNone, ManifoldFiber::of<Geometry>(static_cast<int>(kChannels), name, 3)),
+          1.0,
+          {3, 3}};
+}
+
+template <class Space>
+void check_guarantee(const Fixture<Space>& f, GyroBatchNormOptions options = {}) {
+  for (const std::uint64_t seed : gyre::test::seeds(4)) {
+    CAPTURE(seed);
+    gyre::Rng rng(seed);
+    GyroBatchNorm<Space> layer(f.space, f.type, options);
+    const xt::xarray<double> input = batch_of(f.space, kBatch, f.radius, rng, f.item_shape);
+    xt::xarray<double> bias = batch_of(f.space, 1, f.radius, rng, f.item_shape);
+    bias.reshape(layer.bias().value.shape());
+    layer.bias().value = bias;
+    layer.scale().value = f.scale;
+    const xt::xarray<double> out = layer.forward(GeometricTensor<double>(f.type, input)).data;
+    gyre::FrechetMeanOptions tight;
+    tight.max_iterations = 1000;
+    const auto params = gyre::batch::detail::items_of<typename Space::Point>("test", "bias", bias);
+    for (std::size_t c = 0; c < kChannels; ++c) {
+      CAPTURE(c);
+      const auto in = channel<Space>(input, c);
+      const double v = gyre::frechet_variance(f.space, gyre::frechet_mean(f.space, in, {}, tight).point, in);
+      CHECK(std::abs(layer.batch_variance()(c) - v) <= kGuaranteeTolerance * v);
+      const auto outputs = channel<Space>(out, c);
+      const auto p = gyre::batch::detail::item<typename Space::Point>(bias, params, static_cast<std::ptrdiff_t>(c));
+      CHECK(f.space.dist(gyre::frechet_mean(f.space, outputs, {}, tight).point, p) <= kGuaranteeTolerance);
+      const double s = layer.scale().value(c);
+      const double expected = s * s * v / (v + options.eps);
+      CHECK(std::abs(gyre::frechet_variance(f.space, p, outputs) - expected) <= kGuaranteeTolerance * expected);
+    }
+  }
+}
+
+template <class Space>
+void check_backward(const Fixture<Space>& f, const GyroBatchNormOptions& options) {
+  for (const std::uint64_t seed : gyre::test::seeds(2)) {
+    CAPTURE(seed);
+    gyre::Rng rng(seed);
+    GyroBatchNorm<Space> layer(f.space, f.type, options);
+    const xt::xarray<double> input = batch_of(f.space, kBatch, f.radius, rng, f.item_shape);
+    xt::xarray<double> bias = batch_of(f.space, 1, f.radius, rng, f.item_shape);
+    bias.reshape(layer.bias().value.shape());
+    layer.bias().value = bias;
+    layer.scale().value = xt::xarray<double>({0.6, 1.3});
+    gyre::test::check_report(
+        gyre::check::check_gradients(layer, GeometricTensor<double>(f.type, input), kGradientStep, seed),
+        {"input", "GyroBatchNorm.bias", "GyroBatchNorm.scale"}, kGradientTolerance);
+  }
+}
+
+GyroBatchNormOptions reference_options(int steps) {
+  GyroBatchNormOptions options;
+  options.mean_mode = gyre::LieMeanMode::kReference;
+  options.karcher_steps = steps;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("GyroBN: the output has the bias as Fréchet mean and variance s²v/(v+ε) on every gyrogroup") {
+  SUBCASE("Grassmannian Gr(5, 2)") { check_guarantee(grassmann()); }
+  SUBCASE("Poincaré ball, κ = −1") { check_guarantee(ball()); }
+  SUBCASE("projected sphere, κ = 1") { check_guarantee(sphere()); }
+  SUBCASE("SPD, affine-invariant") { check_guarantee(spd_fixture<gyre::SpdAffineInvariant>("AIM")); }
+  SUBCASE("SPD, log-Euclidean") { check_guarantee(spd_fixture<gyre::SpdLogEuclidean>("LEM")); }
+  SUBCASE("SPD, log-Cholesky") { check_guarantee(spd_fixture<gyre::SpdLogCholesky>("LCM")); }
+}
+
+TEST_CASE("GyroBN on SPD under LEM and LCM is LieBN, point for point") {
+  gyre::Rng rng(21);
+  const auto lem = spd_fixture<gyre::SpdLogEuclidean>("LEM");
+  const xt::xarray<double> input = batch_of(lem.space, kBatch, 1.0, rng, lem.item_shape);
+  xt::xarray<double> bias = batch_of(lem.space, 1, 1.0, rng, lem.item_shape);
+  bias.reshape({kChannels, 3, 3});
+  const xt::xarray<double> scale = {0.6, 1.3};
+  const auto run = [&](gyre::nn::Module<double>& layer, const TensorType& type) {
+    layer.parameters()[0]->value = bias;
+    layer.parameters()[1]->value = scale;
+    return layer.forward(GeometricTensor<double>(type, input)).data;
+  };
+  GyroBatchNorm<gyre::SpdLogEuclidean<double>> gyro_lem(lem.space, lem.type);
+  gyre::nn::LieBatchNorm<gyre::SpdLogEuclideanNormalization<double>> lie_lem(
+      gyre::SpdLogEuclideanNormalization<double>(3), gyre::nn::spd_features(3, kChannels));
+  CHECK(xt::amax(xt::abs(run(gyro_lem, lem.type) - run(lie_lem, lie_lem.in_type())))() <= 1e-12);
+  const auto lcm = spd_fixture<gyre::SpdLogCholesky>("LCM");
+  GyroBatchNorm<gyre::SpdLogCholesky<double>> gyro_lcm(lcm.space, lcm.type);
+  gyre::nn::LieBatchNorm<gyre::SpdLogCholeskyNormalization<double>> lie_lcm(
+      gyre::SpdLogCholeskyNormalization<double>(3), gyre::nn::spd_features(3, kChannels));
+  CHECK(xt::amax(xt::abs(run(gyro_lcm, lcm.type) - run(lie_lcm, lie_lcm.in_type())))() <= 1e-12);
+}
+
+TEST_CASE("GyroBN backward: through the converged mean's implicit derivative") {
+  SUBCASE("Grassmannian") { check_backward(grassmann(), {}); }
+  SUBCASE("Poincaré ball") { check_backward(ball(), {}); }
+  SUBCASE("SPD, affine-invariant") { check_backward(spd_fixture<gyre::SpdAffineInvariant>("AIM"), {}); }
+}
+
+TEST_CASE("GyroBN backward: through the reference's unrolled Karcher steps (K = 2)") {
+  SUBCASE("Grassmannian") { check_backward(grassmann(), reference_options(2)); }
+  SUBCASE("projected sphere") { check_backward(sphere(), reference_options(2)); }
+  SUBCASE("SPD, log-Cholesky") { check_backward(spd_fixture<gyre::SpdLogCholesky>("LCM"), reference_options(2)); }
+}
+
+TEST_CASE("GyroBN: eval mode uses the running statistics; bad input is refused") {
+  const auto f = grassmann();
+  gyre::Rng rng(5);
+  GyroBatchNormOptions options;
+  options.momentum = 1;
+  GyroBatchNorm<gyre::Grassmann<double>> layer(f.space, f.type, options);
+  const GeometricTensor<double> input(f.type, batch_of(f.space, kBatch, f.radius, rng, f.item_shape));
+  const xt::xarray<double> trained = layer.forward(input).data;
+  layer.eval();
+  CHECK(xt::amax(xt::abs(layer.forward(input).data - trained))() <= 1e-12);
+  layer.train();
+  xt::xarray<double> one = xt::view(input.data, xt::range(0, 1));
+  CHECK_THROWS_AS((void)layer.forward(GeometricTensor<double>(f.type, one)), gyre::ShapeError);
+  xt::xarray<double> off = input.data;
+  off(0, 0, 0, 0) += 0.5;  // no longer orthonormal
+  CHECK_THROWS_AS((void)layer.forward(GeometricTensor<double>(f.type, off)), gyre::DomainError);
+  xt::xarray<double> nan = input.data;
+  nan(1, 1, 2, 1) = std::nan("");
+  CHECK_THROWS_AS((void)layer.forward(GeometricTensor<double>(f.type, nan)), gyre::DomainError);
+  GyroBatchNormOptions bad;
+  bad.eps = -1;
+  CHECK_THROWS_AS(GyroBatchNorm<gyre::Grassmann<double>>(f.space, f.type, bad), gyre::DomainError);
+}
+
+TEST_CASE("GyroBN without variance normalisation is SPDNetBN: P^½·M^-½·X·M^-½·P^½, with its gradients") {
+  const auto f = spd_fixture<gyre::SpdAffineInvariant>("AIM");
+  GyroBatchNormOptions options;
+  options.normalize_variance = false;
+  GyroBatchNorm<gyre::SpdAffineInvariant<double>> layer(f.space, f.type, options);
+  CHECK(layer.parameters().size() == 1);
+  gyre::Rng rng(31);
+  const xt::xarray<double> input = batch_of(f.space, kBatch, f.radius, rng, f.item_shape);
+  xt::xarray<double> bias = batch_of(f.space, 1, f.radius, rng, f.item_shape);
+  bias.reshape({kChannels, 3, 3});
+  layer.bias().value = bias;
+  const xt::xarray<double> out = layer.forward(GeometricTensor<double>(f.type, input)).data;
+  layer.discard_saved();
+  const auto params = gyre::batch::detail::items_of<gyre::Matrix<double>>("test", "bias", bias);
+  for (std::size_t c = 0; c < kChannels; ++c) {
+    const auto in = channel<gyre::SpdAffineInvariant<double>>(input, c);
+    const gyre::Matrix<double> m = gyre::frechet_mean(f.space, in).point;
+    const gyre::Matrix<double> p =
+        gyre::batch::detail::item<gyre::Matrix<double>>(bias, params, static_cast<std::ptrdiff_t>(c));
+    const gyre::Matrix<double> w = gyre::linalg::spd_power<double>(m, -0.5);
+    const gyre::Matrix<double> r = gyre::linalg::spd_power<double>(p, 0.5);
+    const auto outputs = channel<gyre::SpdAffineInvariant<double>>(out, c);
+    for (std::size_t b = 0; b < kBatch; ++b) {
+      const gyre::Matrix<double> expected = r * w * in[b] * w * r;
+      // 1e-12: two eigendecompositions and a Karcher mean to 8ε on condition-≤e⁴ matrices.
+      CHECK((outputs[b] - expected).norm() <= 1e-12 * expected.norm());
+    }
+  }
+  gyre::test::check_report(
+      gyre::check::check_gradients(layer, GeometricTensor<double>(f.type, input), kGradientStep, 3),
+      {"input", "GyroBatchNorm.bias"}, kGradientTolerance);
+}
