@@ -12,6 +12,7 @@
 #include "check_command.hpp"
 #include "demo_command.hpp"
 #include "geom_command.hpp"
+#include "layer_command.hpp"
 #include "manifold_demo_command.hpp"
 #include "selfcheck_command.hpp"
 
@@ -28,6 +29,7 @@ constexpr const char* kUsage =
     "  selfcheck [--cases N] [--json PATH]  every geometry's law residuals on seeded cases\n"
     "  geom [--list]                    JSON-lines calculator: one request per stdin line, one reply per line\n"
     "  basis                            JSON-lines: dimension and rank of steerable kernel bases\n"
+    "  layer                            JSON-lines: one manifold layer's forward (and backward) per request\n"
     "  check NETWORK.json               equivariance errors of a described network, per group element\n"
     "  help                             this text\n"
     "\n"
@@ -35,6 +37,10 @@ constexpr const char* kUsage =
     "  ops: exp log transport inner norm dist project retract egrad_to_rgrad check_point mean\n"
     "       identity compose inverse act algebra_exp algebra_log (groups)\n"
     "  `gyre geom --list` prints the spaces and their parameters.\n"
+    "\n"
+    "layer request: {\"layer\": \"liebn\"|\"reeig\"|\"logeig\"|\"bimap\", \"space\": \"spd\"|\"so\",\n"
+    "                \"params\": {\"n\": 3, \"metric\": \"AIM\", \"theta\": 1}, \"mode\": \"train\",\n"
+    "                \"input\": [points], \"grad_output\": [points]}  (README: every field)\n"
     "\n"
     "basis request: {\"gspace\": \"rot2d\"|\"fliprot2d\"|\"flip2d\", \"N\": 8, \"maximum_frequency\": 2,\n"
     "                \"kernel_size\": 5, \"in\": [\"regular\"], \"out\": [\"irrep_1\"]}  ->  {\"dim\": …, \"rank\": "
@@ -177,6 +183,11 @@ int main(int argc, char** argv) {
       return gyre::tools::run_check(file, std::cout);
     }
     if (command == "geom") return geom(argc, argv);
+    if (command == "layer") {
+      std::ios::sync_with_stdio(false);
+      gyre::tools::run_layer(std::cin, std::cout);
+      return 0;
+    }
     if (command == "basis") {
       std::ios::sync_with_stdio(false);
       gyre::tools::run_basis(std::cin, std::cout);
