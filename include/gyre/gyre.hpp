@@ -68,6 +68,7 @@
 #include "gyre/repr/restriction.hpp"
 
 // nn
+#include "gyre/nn/batch_norm_centring.hpp"
 #include "gyre/nn/batch_norm_options.hpp"
 #include "gyre/nn/bimap.hpp"
 #include "gyre/nn/conv2d.hpp"
@@ -79,13 +80,13 @@
 #include "gyre/nn/fit.hpp"
 #include "gyre/nn/geometric_tensor.hpp"
 #include "gyre/nn/grassmann_layers.hpp"
-#include "gyre/nn/gyro_batch_norm.hpp"
-#include "gyre/nn/gyro_batch_norm_impl.hpp"
 #include "gyre/nn/inner_batch_norm.hpp"
 #include "gyre/nn/kernel_basis.hpp"
 #include "gyre/nn/lie_batch_norm.hpp"
 #include "gyre/nn/lie_batch_norm_impl.hpp"
 #include "gyre/nn/linear.hpp"
+#include "gyre/nn/manifold_batch_norm.hpp"
+#include "gyre/nn/manifold_batch_norm_impl.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
 #include "gyre/nn/manifold_models.hpp"
 #include "gyre/nn/models.hpp"

@@ -12,8 +12,9 @@
 #include "gyre/core/error.hpp"
 #include "gyre/nn/bimap.hpp"
 #include "gyre/nn/eigenvalue_maps.hpp"
-#include "gyre/nn/gyro_batch_norm.hpp"
 #include "gyre/nn/lie_batch_norm.hpp"
+#include "gyre/nn/manifold_batch_norm.hpp"
+#include "gyre/nn/manifold_batch_norm_impl.hpp"  // rbn/gyrobn on spaces libgyre does not instantiate
 #include "gyre/nn/manifold_fibers.hpp"
 #include "json_codec.hpp"
 
@@ -271,41 +272,73 @@ nn::BatchNormOptions gyro_options(const json& options, bool normalize_variance) 
   return o;
 }
 
+// GyroBN (transport = false) or the transport-based Riemannian BN at the space's identity/origin.
 template <template <class> class Geometry, class... Args>
-json run_gyro_bn(const Run& run, const std::string& name, const ItemShape& shape, bool normalize_variance,
-                 const Args&... args) {
+json run_manifold_bn(const Run& run, bool transport, const std::string& name, const ItemShape& shape,
+                     bool normalize_variance, const typename Geometry<double>::Point& origin, const Args&... args) {
   const json options = field(run.request, "options").is_null() ? json::object() : field(run.request, "options");
-  nn::GyroBatchNorm<Geometry<double>> layer(
-      Geometry<double>(args...), nn::TensorType(nn::Base::kNone, nn::ManifoldFiber::of<Geometry>(1, name, args...)),
-      gyro_options(options, normalize_variance));
-  return run_normalization(layer, run, shape);
+  const nn::TensorType type(nn::Base::kNone, nn::ManifoldFiber::of<Geometry>(1, name, args...));
+  if (transport) {
+    nn::RiemannianBatchNorm<Geometry<double>> layer(
+        nn::TransportCentring<Geometry<double>>(Geometry<double>(args...), origin), type,
+        gyro_options(options, normalize_variance));
+    return run_normalization(layer, run, shape);
+  }
+  if constexpr (is_gyrogroup_v<Geometry<double>>) {
+    nn::GyroBatchNorm<Geometry<double>> layer(Geometry<double>(args...), type,
+                                              gyro_options(options, normalize_variance));
+    return run_normalization(layer, run, shape);
+  } else {
+    throw RequestError("gyrobn needs a gyrogroup: \"" + name + "\" has none (use \"rbn\")");
+  }
 }
 
-json gyro_bn(const Run& run, const std::string& space, const json& params, bool normalize_variance) {
+// gyrobn, rbn and spdnet_bn (transport: the Riemannian BN; normalize_variance false: SPDNetBN).
+json manifold_bn(const Run& run, const std::string& layer, const std::string& space, const json& params, bool transport,
+                 bool normalize_variance) {
   const int n = integer_or(params, "n", 0);
   const auto un = static_cast<std::size_t>(n);
   if (space == "grassmann") {
     require_known_keys(params, "params", {"n", "p"});
     const int p = integer_or(params, "p", 0);
     (void)nn::grassmann_features(n, p, 1);  // validates 1 ≤ p < n
-    return run_gyro_bn<Grassmann>(run, "Gr", {un, static_cast<std::size_t>(p)}, normalize_variance, n, p);
+    return run_manifold_bn<Grassmann>(run, transport, "Gr", {un, static_cast<std::size_t>(p)}, normalize_variance,
+                                      Grassmann<double>(n, p).gyro_identity(), n, p);
   }
   if (space == "ball" || space == "stereographic") {
     require_known_keys(params, "params", {"n", "kappa"});
     const double kappa = space == "ball" ? number_or(params, "kappa", -1.0) : number_or(params, "kappa", 0.0);
     if (space == "ball" && !(kappa < 0)) throw DomainError("layer", "the ball needs kappa < 0", kappa);
-    return run_gyro_bn<Stereographic>(run, "stereographic", {un}, normalize_variance, n, kappa);
+    if (!(n >= 1)) throw DomainError("layer", "params.n must be >= 1", n);
+    return run_manifold_bn<Stereographic>(run, transport, "stereographic", {un}, normalize_variance,
+                                          Vector<double>::Zero(n), n, kappa);
+  }
+  if (space == "hyperboloid") {
+    if (!transport)
+      throw RequestError("gyrobn on the hyperboloid is not available yet (use \"rbn\", or gyrobn on \"ball\")");
+    require_known_keys(params, "params", {"n"});
+    return run_manifold_bn<Hyperboloid>(run, transport, "hyperboloid", {un + 1}, normalize_variance,
+                                        Hyperboloid<double>(n).origin(), n);
   }
   if (space != "spd") {
-    throw RequestError("gyrobn runs on \"grassmann\", \"ball\", \"stereographic\" or \"spd\", got \"" + space + "\"");
+    throw RequestError(layer +
+                       " runs on \"grassmann\", \"ball\", \"stereographic\", \"hyperboloid\" (rbn) or \"spd\", got \"" +
+                       space + "\"");
   }
   require_known_keys(params, "params", {"n", "metric"});
   const std::string metric = word_or(params, "metric", "AIM");
   const ItemShape shape = {un, un};
-  if (metric == "AIM") return run_gyro_bn<SpdAffineInvariant>(run, "SPD", shape, normalize_variance, n);
+  if (!(n >= 1)) throw DomainError("layer", "params.n must be >= 1", n);
+  const Matrix<double> identity = Matrix<double>::Identity(n, n);
+  if (metric == "AIM")
+    return run_manifold_bn<SpdAffineInvariant>(run, transport, "SPD", shape, normalize_variance, identity, n);
   if (!normalize_variance) throw RequestError("spdnet_bn is defined under the affine-invariant metric (AIM)");
-  if (metric == "LEM") return run_gyro_bn<SpdLogEuclidean>(run, "SPD", shape, normalize_variance, n);
-  if (metric == "LCM") return run_gyro_bn<SpdLogCholesky>(run, "SPD", shape, normalize_variance, n);
+  if (transport) {
+    if (metric == "BWM") return run_manifold_bn<SpdBuresWasserstein>(run, transport, "SPD", shape, true, identity, n);
+    throw RequestError("rbn on spd runs under \"AIM\" or \"BWM\", got \"" + metric + "\"");
+  }
+  if (metric == "LEM") return run_manifold_bn<SpdLogEuclidean>(run, transport, "SPD", shape, true, identity, n);
+  if (metric == "LCM") return run_manifold_bn<SpdLogCholesky>(run, transport, "SPD", shape, true, identity, n);
   throw RequestError("params.metric must be \"LEM\", \"LCM\" or \"AIM\", got \"" + metric + "\"");
 }
 
@@ -345,7 +378,7 @@ json answer_parsed(const json& request) {
   require_known_keys(request, "request",
                      {"layer", "space", "params", "options", "state", "mode", "input", "grad_output"});
   const std::string layer = word_or(request, "layer", "");
-  if (layer.empty()) throw RequestError("missing \"layer\" (liebn, gyrobn, spdnet_bn, reeig, logeig or bimap)");
+  if (layer.empty()) throw RequestError("missing \"layer\" (liebn, gyrobn, rbn, spdnet_bn, reeig, logeig or bimap)");
   const std::string mode = word_or(request, "mode", "train");
   if (mode != "train" && mode != "eval")
     throw RequestError("\"mode\" must be \"train\" or \"eval\", got \"" + mode + "\"");
@@ -354,10 +387,11 @@ json answer_parsed(const json& request) {
   const json params = field(request, "params").is_null() ? json::object() : field(request, "params");
   const std::string space = word_or(request, "space", "spd");
   if (layer == "liebn") return lie_bn(run, space, params);
-  if (layer == "gyrobn") return gyro_bn(run, space, params, true);
+  if (layer == "gyrobn") return manifold_bn(run, layer, space, params, false, true);
+  if (layer == "rbn") return manifold_bn(run, layer, space, params, true, true);
   if (layer == "spdnet_bn") {
     if (space != "spd") throw RequestError("spdnet_bn runs on \"spd\", got \"" + space + "\"");
-    return gyro_bn(run, space, params, false);
+    return manifold_bn(run, layer, space, params, false, false);
   }
   if (space != "spd") throw RequestError("layer \"" + layer + "\" runs on \"spd\", got \"" + space + "\"");
   if (request.contains("options")) throw RequestError("layer \"" + layer + "\" takes no options");
@@ -366,7 +400,7 @@ json answer_parsed(const json& request) {
     return eigenvalue_layer(run, layer, params);
   }
   if (layer == "bimap") return bimap(run, params);
-  throw RequestError("unknown layer \"" + layer + "\" (liebn, gyrobn, spdnet_bn, reeig, logeig, bimap)");
+  throw RequestError("unknown layer \"" + layer + "\" (liebn, gyrobn, rbn, spdnet_bn, reeig, logeig, bimap)");
 }
 
 }  // namespace

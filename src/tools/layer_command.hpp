@@ -2,8 +2,10 @@
 // `gyre layer`: a JSON-lines runner for Gyre's manifold layers, so that any language can run one
 // forward (and backward) and compare it with another implementation (the papers' PyTorch code).
 // One request object per input line, one reply per output line (flushed).
-//   request  {"layer": "liebn" | "reeig" | "logeig" | "bimap", "space": "spd" | "so",
-//             "params": {"n", "metric": "LEM" | "LCM" | "AIM", "theta", "alpha", "beta", "n_out", "eps"},
+//   request  {"layer": "liebn" | "gyrobn" | "rbn" | "spdnet_bn" | "reeig" | "logeig" | "bimap",
+//             "space": "spd" | "so" (liebn) | "grassmann" | "ball" | "stereographic" | "hyperboloid",
+//             "params": {"n", "p", "kappa", "metric": "LEM" | "LCM" | "AIM" | "BWM", "theta", "alpha",
+//                        "beta", "n_out", "eps"},
 //             "options": {"eps", "momentum", "mean": "converged" | "reference", "karcher_steps",
 //                         "tolerance", "max_iterations", "detach"},
 //             "state": {"bias", "scale" | "variance", "running_mean", "running_variance", "weight"},

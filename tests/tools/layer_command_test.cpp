@@ -190,6 +190,22 @@ TEST_CASE("layer: GyroBN on the ball and the Grassmannian, SPDNetBN on SPD") {
         "DomainError");  // outside the unit ball
 }
 
+TEST_CASE("layer: the transport-based Riemannian BN on the hyperboloid and under Bures–Wasserstein") {
+  const json hyperbolic = ask({{"layer", "rbn"},
+                               {"space", "hyperboloid"},
+                               {"params", {{"n", 2}}},
+                               {"input", {{1.5, 1.0, 0.5}, {1.0, 0.0, 0.0}, {std::sqrt(2.0), 0.0, -1.0}}},
+                               {"grad_output", {{0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}, {0.0, 1.0, 1.0}}}});
+  REQUIRE_MESSAGE(!hyperbolic.contains("error"), hyperbolic.dump());
+  CHECK(hyperbolic["output"][0].size() == 3);
+  const json bw =
+      ask({{"layer", "rbn"}, {"params", {{"n", 3}, {"metric", "BWM"}}}, {"input", points_json(spd_points(3, 4, 9))}});
+  REQUIRE_MESSAGE(!bw.contains("error"), bw.dump());
+  CHECK(error_type(ask(
+            {{"layer", "gyrobn"}, {"space", "hyperboloid"}, {"params", {{"n", 2}}}, {"input", {{1.0, 0.0, 0.0}}}})) ==
+        "RequestError");
+}
+
 TEST_CASE("layer: bad requests are errors that say what is wrong") {
   const auto input = points_json(spd_points(3, 3, 7));
   const json base = {{"layer", "liebn"}, {"params", {{"n", 3}}}, {"input", input}};

@@ -1,7 +1,8 @@
-// GyroBN (gyre/nn/gyro_batch_norm.hpp) on the gyrogroups it is instantiated for — the Grassmannian,
-// the Poincaré ball (κ = −1), the projected sphere (κ = 1) and SPD under the affine-invariant,
-// log-Euclidean and log-Cholesky gyro structures — held to its guarantee with gyre::frechet_mean as
-// the independent reference: in training mode with the converged mean the output batch's Fréchet
+// GyroBN and the transport-based Riemannian BN (gyre/nn/manifold_batch_norm.hpp) on the spaces they
+// are instantiated for — GyroBN on the Grassmannian, the Poincaré ball (κ = −1), the projected sphere
+// (κ = 1) and SPD under the affine-invariant, log-Euclidean and log-Cholesky gyro structures; the
+// Riemannian BN on the Grassmannian, the ball, the hyperboloid, SPD under AIM and Bures–Wasserstein —
+// held to their guarantee with gyre::frechet_mean as the independent reference: in training mode with the converged mean the output batch's Fréchet
 // mean is the bias and its variance s²·v/(v + ε), v the input's Fréchet variance. On SPD under LEM
 // and LCM GyroBN and LieBN are the same map (both gyro structures are the groups' pull-backs);
 // backward against central differences along the manifold, through the mean's implicit derivative
@@ -11,7 +12,7 @@
 // conditioned points); LEM/LCM agreement with LieBN 1e-12 (the same matrix functions in another
 // order); gradients 1e-7 with h = 1e-6 (truncation ≈ 1e-12, rounding ≈ 1e-10, a missing term O(1e-2)).
 
-#include "gyre/nn/gyro_batch_norm.hpp"
+#include "gyre/nn/manifold_batch_norm.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -42,27 +43,26 @@ constexpr double kGuaranteeTolerance = 1e-9;
 constexpr double kGradientStep = 1e-6;
 constexpr double kGradientTolerance = 1e-7;
 
-// Points within `radius` of the identity along random geodesics: inside the region where every
+// Points within `radius` of the origin e along random geodesics: inside the region where every
 // gyro operation is defined (the Grassmannian's and the sphere's ⊕ need principal angles below
 // π/2 from e) and where the Karcher mean is unique.
 template <class Space>
-typename Space::Point near_identity(const Space& space, double radius, gyre::Rng& rng) {
-  const typename Space::Point e = space.gyro_identity();
+typename Space::Point near_origin(const Space& space, const typename Space::Point& e, double radius, gyre::Rng& rng) {
   typename Space::Tangent v = space.random_tangent(e, rng);
   v *= rng.uniform<double>(0.05, radius) / space.norm(e, v);
   return space.exp(e, v);
 }
 
 template <class Space>
-xt::xarray<double> batch_of(const Space& space, std::size_t batch, double radius, gyre::Rng& rng,
-                            const std::vector<std::size_t>& item_shape) {
+xt::xarray<double> batch_of(const Space& space, const typename Space::Point& e, std::size_t batch, double radius,
+                            gyre::Rng& rng, const std::vector<std::size_t>& item_shape) {
   std::vector<std::size_t> shape = {batch, kChannels};
   shape.insert(shape.end(), item_shape.begin(), item_shape.end());
   xt::xarray<double> data = xt::xarray<double>::from_shape(shape);
   const auto items = gyre::batch::detail::items_of<typename Space::Point>("test", "batch", data);
   for (std::size_t k = 0; k < items.count; ++k)
     gyre::batch::detail::store<typename Space::Point>(data, items, static_cast<std::ptrdiff_t>(k),
-                                                      near_identity(space, radius, rng));
+                                                      near_origin(space, e, radius, rng));
   return data;
 }
 
@@ -83,13 +83,15 @@ struct Fixture {
   TensorType type;
   double radius;
   std::vector<std::size_t> item_shape;
+  typename Space::Point origin;
   // The learned standard deviations: the output batch must stay inside the convexity radius too
   // (π/4 on the Grassmannian and the projected sphere), where its Fréchet mean is unique.
   xt::xarray<double> scale = {0.6, 0.9};
 };
 
 Fixture<gyre::Grassmann<double>> grassmann() {
-  return {gyre::Grassmann<double>(5, 2), gyre::nn::grassmann_features(5, 2, kChannels), 0.5, {5, 2}, {0.2, 0.3}};
+  const gyre::Grassmann<double> space(5, 2);
+  return {space, gyre::nn::grassmann_features(5, 2, kChannels), 0.5, {5, 2}, space.gyro_identity(), {0.2, 0.3}};
 }
 
 Fixture<gyre::Stereographic<double>> ball() {
@@ -97,7 +99,8 @@ Fixture<gyre::Stereographic<double>> ball() {
           TensorType(gyre::nn::Base::kNone,
                      ManifoldFiber::of<gyre::Stereographic>(static_cast<int>(kChannels), "ball(3)", 3, -1.0)),
           1.5,
-          {3}};
+          {3},
+          gyre::Vector<double>::Zero(3)};
 }
 
 Fixture<gyre::Stereographic<double>> sphere() {
@@ -106,6 +109,7 @@ Fixture<gyre::Stereographic<double>> sphere() {
                      ManifoldFiber::of<gyre::Stereographic>(static_cast<int>(kChannels), "sphere(3)", 3, 1.0)),
           0.5,
           {3},
+          gyre::Vector<double>::Zero(3),
           {0.2, 0.3}};
 }
 
@@ -114,17 +118,38 @@ Fixture<Geometry<double>> spd_fixture(const std::string& name) {
   return {Geometry<double>(3),
           TensorType(gyre::nn::Base::kNone, ManifoldFiber::of<Geometry>(static_cast<int>(kChannels), name, 3)),
           1.0,
-          {3, 3}};
+          {3, 3},
+          gyre::Matrix<double>::Identity(3, 3)};
+}
+
+Fixture<gyre::Hyperboloid<double>> hyperboloid() {
+  const gyre::Hyperboloid<double> space(3);
+  return {
+      space,
+      TensorType(gyre::nn::Base::kNone, ManifoldFiber::of<gyre::Hyperboloid>(static_cast<int>(kChannels), "H(3)", 3)),
+      1.5,
+      {4},
+      space.origin()};
 }
 
 template <class Space>
-void check_guarantee(const Fixture<Space>& f, GyroBatchNormOptions options = {}) {
+gyre::nn::GyroCentring<Space> gyro(const Fixture<Space>& f) {
+  return gyre::nn::GyroCentring<Space>(f.space);
+}
+
+template <class Space>
+gyre::nn::TransportCentring<Space> transport(const Fixture<Space>& f) {
+  return gyre::nn::TransportCentring<Space>(f.space, f.origin);
+}
+
+template <class Centring, class Space = typename Centring::Space>
+void check_guarantee(const Fixture<Space>& f, const Centring& centring, GyroBatchNormOptions options = {}) {
   for (const std::uint64_t seed : gyre::test::seeds(4)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);
-    GyroBatchNorm<Space> layer(f.space, f.type, options);
-    const xt::xarray<double> input = batch_of(f.space, kBatch, f.radius, rng, f.item_shape);
-    xt::xarray<double> bias = batch_of(f.space, 1, f.radius, rng, f.item_shape);
+    gyre::nn::ManifoldBatchNorm<Centring> layer(centring, f.type, options);
+    const xt::xarray<double> input = batch_of(f.space, f.origin, kBatch, f.radius, rng, f.item_shape);
+    xt::xarray<double> bias = batch_of(f.space, f.origin, 1, f.radius, rng, f.item_shape);
     bias.reshape(layer.bias().value.shape());
     layer.bias().value = bias;
     layer.scale().value = f.scale;
@@ -147,20 +172,21 @@ void check_guarantee(const Fixture<Space>& f, GyroBatchNormOptions options = {})
   }
 }
 
-template <class Space>
-void check_backward(const Fixture<Space>& f, const GyroBatchNormOptions& options) {
+template <class Centring, class Space = typename Centring::Space>
+void check_backward(const Fixture<Space>& f, const Centring& centring, const GyroBatchNormOptions& options) {
   for (const std::uint64_t seed : gyre::test::seeds(2)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);
-    GyroBatchNorm<Space> layer(f.space, f.type, options);
-    const xt::xarray<double> input = batch_of(f.space, kBatch, f.radius, rng, f.item_shape);
-    xt::xarray<double> bias = batch_of(f.space, 1, f.radius, rng, f.item_shape);
+    gyre::nn::ManifoldBatchNorm<Centring> layer(centring, f.type, options);
+    const xt::xarray<double> input = batch_of(f.space, f.origin, kBatch, f.radius, rng, f.item_shape);
+    xt::xarray<double> bias = batch_of(f.space, f.origin, 1, f.radius, rng, f.item_shape);
     bias.reshape(layer.bias().value.shape());
     layer.bias().value = bias;
     layer.scale().value = xt::xarray<double>({0.6, 1.3});
     gyre::test::check_report(
         gyre::check::check_gradients(layer, GeometricTensor<double>(f.type, input), kGradientStep, seed),
-        {"input", "GyroBatchNorm.bias", "GyroBatchNorm.scale"}, kGradientTolerance);
+        {"input", std::string(Centring::kLayerName) + ".bias", std::string(Centring::kLayerName) + ".scale"},
+        kGradientTolerance);
   }
 }
 
@@ -174,19 +200,25 @@ GyroBatchNormOptions reference_options(int steps) {
 }  // namespace
 
 TEST_CASE("GyroBN: the output has the bias as Fréchet mean and variance s²v/(v+ε) on every gyrogroup") {
-  SUBCASE("Grassmannian Gr(5, 2)") { check_guarantee(grassmann()); }
-  SUBCASE("Poincaré ball, κ = −1") { check_guarantee(ball()); }
-  SUBCASE("projected sphere, κ = 1") { check_guarantee(sphere()); }
-  SUBCASE("SPD, affine-invariant") { check_guarantee(spd_fixture<gyre::SpdAffineInvariant>("AIM")); }
-  SUBCASE("SPD, log-Euclidean") { check_guarantee(spd_fixture<gyre::SpdLogEuclidean>("LEM")); }
-  SUBCASE("SPD, log-Cholesky") { check_guarantee(spd_fixture<gyre::SpdLogCholesky>("LCM")); }
+  SUBCASE("Grassmannian Gr(5, 2)") { check_guarantee(grassmann(), gyro(grassmann())); }
+  SUBCASE("Poincaré ball, κ = −1") { check_guarantee(ball(), gyro(ball())); }
+  SUBCASE("projected sphere, κ = 1") { check_guarantee(sphere(), gyro(sphere())); }
+  SUBCASE("SPD, affine-invariant") {
+    check_guarantee(spd_fixture<gyre::SpdAffineInvariant>("AIM"), gyro(spd_fixture<gyre::SpdAffineInvariant>("AIM")));
+  }
+  SUBCASE("SPD, log-Euclidean") {
+    check_guarantee(spd_fixture<gyre::SpdLogEuclidean>("LEM"), gyro(spd_fixture<gyre::SpdLogEuclidean>("LEM")));
+  }
+  SUBCASE("SPD, log-Cholesky") {
+    check_guarantee(spd_fixture<gyre::SpdLogCholesky>("LCM"), gyro(spd_fixture<gyre::SpdLogCholesky>("LCM")));
+  }
 }
 
 TEST_CASE("GyroBN on SPD under LEM and LCM is LieBN, point for point") {
   gyre::Rng rng(21);
   const auto lem = spd_fixture<gyre::SpdLogEuclidean>("LEM");
-  const xt::xarray<double> input = batch_of(lem.space, kBatch, 1.0, rng, lem.item_shape);
-  xt::xarray<double> bias = batch_of(lem.space, 1, 1.0, rng, lem.item_shape);
+  const xt::xarray<double> input = batch_of(lem.space, lem.origin, kBatch, 1.0, rng, lem.item_shape);
+  xt::xarray<double> bias = batch_of(lem.space, lem.origin, 1, 1.0, rng, lem.item_shape);
   bias.reshape({kChannels, 3, 3});
   const xt::xarray<double> scale = {0.6, 1.3};
   const auto run = [&](gyre::nn::Module<double>& layer, const TensorType& type) {
@@ -206,15 +238,21 @@ TEST_CASE("GyroBN on SPD under LEM and LCM is LieBN, point for point") {
 }
 
 TEST_CASE("GyroBN backward: through the converged mean's implicit derivative") {
-  SUBCASE("Grassmannian") { check_backward(grassmann(), {}); }
-  SUBCASE("Poincaré ball") { check_backward(ball(), {}); }
-  SUBCASE("SPD, affine-invariant") { check_backward(spd_fixture<gyre::SpdAffineInvariant>("AIM"), {}); }
+  SUBCASE("Grassmannian") { check_backward(grassmann(), gyro(grassmann()), {}); }
+  SUBCASE("Poincaré ball") { check_backward(ball(), gyro(ball()), {}); }
+  SUBCASE("SPD, affine-invariant") {
+    check_backward(spd_fixture<gyre::SpdAffineInvariant>("AIM"), gyro(spd_fixture<gyre::SpdAffineInvariant>("AIM")),
+                   {});
+  }
 }
 
 TEST_CASE("GyroBN backward: through the reference's unrolled Karcher steps (K = 2)") {
-  SUBCASE("Grassmannian") { check_backward(grassmann(), reference_options(2)); }
-  SUBCASE("projected sphere") { check_backward(sphere(), reference_options(2)); }
-  SUBCASE("SPD, log-Cholesky") { check_backward(spd_fixture<gyre::SpdLogCholesky>("LCM"), reference_options(2)); }
+  SUBCASE("Grassmannian") { check_backward(grassmann(), gyro(grassmann()), reference_options(2)); }
+  SUBCASE("projected sphere") { check_backward(sphere(), gyro(sphere()), reference_options(2)); }
+  SUBCASE("SPD, log-Cholesky") {
+    check_backward(spd_fixture<gyre::SpdLogCholesky>("LCM"), gyro(spd_fixture<gyre::SpdLogCholesky>("LCM")),
+                   reference_options(2));
+  }
 }
 
 TEST_CASE("GyroBN: eval mode uses the running statistics; bad input is refused") {
@@ -223,7 +261,7 @@ TEST_CASE("GyroBN: eval mode uses the running statistics; bad input is refused")
   GyroBatchNormOptions options;
   options.momentum = 1;
   GyroBatchNorm<gyre::Grassmann<double>> layer(f.space, f.type, options);
-  const GeometricTensor<double> input(f.type, batch_of(f.space, kBatch, f.radius, rng, f.item_shape));
+  const GeometricTensor<double> input(f.type, batch_of(f.space, f.origin, kBatch, f.radius, rng, f.item_shape));
   const xt::xarray<double> trained = layer.forward(input).data;
   layer.eval();
   CHECK(xt::amax(xt::abs(layer.forward(input).data - trained))() <= 1e-12);
@@ -248,8 +286,8 @@ TEST_CASE("GyroBN without variance normalisation is SPDNetBN: P^½·M^-½·X·M^
   GyroBatchNorm<gyre::SpdAffineInvariant<double>> layer(f.space, f.type, options);
   CHECK(layer.parameters().size() == 1);
   gyre::Rng rng(31);
-  const xt::xarray<double> input = batch_of(f.space, kBatch, f.radius, rng, f.item_shape);
-  xt::xarray<double> bias = batch_of(f.space, 1, f.radius, rng, f.item_shape);
+  const xt::xarray<double> input = batch_of(f.space, f.origin, kBatch, f.radius, rng, f.item_shape);
+  xt::xarray<double> bias = batch_of(f.space, f.origin, 1, f.radius, rng, f.item_shape);
   bias.reshape({kChannels, 3, 3});
   layer.bias().value = bias;
   const xt::xarray<double> out = layer.forward(GeometricTensor<double>(f.type, input)).data;
@@ -272,4 +310,47 @@ TEST_CASE("GyroBN without variance normalisation is SPDNetBN: P^½·M^-½·X·M^
   gyre::test::check_report(
       gyre::check::check_gradients(layer, GeometricTensor<double>(f.type, input), kGradientStep, 3),
       {"input", "GyroBatchNorm.bias"}, kGradientTolerance);
+}
+
+TEST_CASE("Riemannian BN (transport): the output has the bias as Fréchet mean and variance s²v/(v+ε)") {
+  SUBCASE("Grassmannian Gr(5, 2)") { check_guarantee(grassmann(), transport(grassmann())); }
+  SUBCASE("Poincaré ball, κ = −1") { check_guarantee(ball(), transport(ball())); }
+  SUBCASE("hyperboloid H³") { check_guarantee(hyperboloid(), transport(hyperboloid())); }
+  SUBCASE("SPD, affine-invariant") {
+    check_guarantee(spd_fixture<gyre::SpdAffineInvariant>("AIM"),
+                    transport(spd_fixture<gyre::SpdAffineInvariant>("AIM")));
+  }
+  SUBCASE("SPD, Bures–Wasserstein") {
+    // BW's exp_P(V) is a minimising geodesic only while I + L_P(V) stays positive definite (its cut
+    // locus is at finite distance): the output's spread s must keep the biased batch inside it.
+    auto bw = spd_fixture<gyre::SpdBuresWasserstein>("BW");
+    bw.scale = {0.2, 0.3};
+    check_guarantee(bw, transport(bw));
+  }
+}
+
+TEST_CASE("Riemannian BN backward: through the implicit mean, the transports and the reference steps") {
+  SUBCASE("Poincaré ball") { check_backward(ball(), transport(ball()), {}); }
+  SUBCASE("hyperboloid") { check_backward(hyperboloid(), transport(hyperboloid()), reference_options(2)); }
+  SUBCASE("Grassmannian") { check_backward(grassmann(), transport(grassmann()), {}); }
+  SUBCASE("SPD, Bures–Wasserstein") {
+    check_backward(spd_fixture<gyre::SpdBuresWasserstein>("BW"),
+                   transport(spd_fixture<gyre::SpdBuresWasserstein>("BW")), {});
+  }
+}
+
+TEST_CASE("Riemannian BN and GyroBN on SPD under AIM are the same map") {
+  const auto f = spd_fixture<gyre::SpdAffineInvariant>("AIM");
+  const GyroBatchNormOptions options;
+  gyre::Rng rng(41);
+  const GeometricTensor<double> input(f.type, batch_of(f.space, f.origin, kBatch, f.radius, rng, f.item_shape));
+  xt::xarray<double> bias = batch_of(f.space, f.origin, 1, f.radius, rng, f.item_shape);
+  bias.reshape({kChannels, 3, 3});
+  gyre::nn::RiemannianBatchNorm<gyre::SpdAffineInvariant<double>> rbn(transport(f), f.type, options);
+  GyroBatchNorm<gyre::SpdAffineInvariant<double>> gyro_bn(gyro(f), f.type, options);
+  rbn.bias().value = bias;
+  gyro_bn.bias().value = bias;
+  // The AIM transport from M to I is the congruence by M^-½ and from I to P by P^½, so both compute
+  // P^½·(M^-½·X·M^-½)^f·P^½ — 1e-11: the same Karcher mean, matrix functions in another order.
+  CHECK(xt::amax(xt::abs(rbn.forward(input).data - gyro_bn.forward(input).data))() <= 1e-11);
 }

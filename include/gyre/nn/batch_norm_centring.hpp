@@ -1,0 +1,97 @@
+#pragma once
+// How a manifold batch norm moves points to the tangent space at its origin e and back
+// (nn::ManifoldBatchNorm): the one place GyroBN and the transport-based Riemannian BN differ.
+//
+//   GyroCentring        centre(M, x) = log_e(⊖M ⊕ x)          place(P, z) = P ⊕ exp_e(z)
+//                       (GyroBN, Chen et al. ICLR 2025; e the gyro identity; P ⊕ exp_e(f·w) is
+//                       P ⊕ (f ⊗ (⊖M ⊕ x)) by the definition of ⊗)
+//   TransportCentring   centre(M, x) = Γ_{M→e}(log_M x)        place(P, z) = exp_P(Γ_{e→P} z)
+//                       (Riemannian BN: Brooks et al. 2019, Kobler et al. 2022, Lou et al. 2020;
+//                       Γ the parallel transport along the geodesic; e any point, the identity or
+//                       the origin by convention)
+// Both keep distances: ‖centre(M, x)‖_e = d(M, x) (left gyrotranslations are isometries under
+// GyroBN's conditions; transport is an isometry), and Σᵢ centre(M, xᵢ) = 0 exactly when M is the
+// Karcher mean (Σ log_M xᵢ = 0, mapped linearly to T_e) — what makes the output's mean the bias.
+// Each has centre_vjp(M, x, G) → {∂M, ∂x} and place_vjp(P, z, G) → {∂P, ∂z} (Euclidean gradients, as
+// every VJP in Gyre), built from the space's exp/log/transport and gyro VJPs.
+
+#include <utility>
+
+#include "gyre/core/derivatives.hpp"
+#include "gyre/core/group_derivatives.hpp"
+#include "gyre/core/gyrogroup.hpp"
+#include "gyre/core/manifold.hpp"
+
+namespace gyre::nn {
+
+/// GyroBN's centring (see the header comment).
+template <class S>
+struct GyroCentring {
+  static_assert(is_manifold_v<S> && is_gyrogroup_v<S>, "GyroCentring needs a gyrogroup manifold");
+  static_assert(has_gyro_vjp_v<S> && has_exp_log_vjp_v<S>, "GyroCentring needs the gyro and exp/log VJPs");
+  using Space = S;
+  using Point = typename S::Point;
+  using Tangent = typename S::Tangent;
+  static constexpr const char* kLayerName = "GyroBatchNorm";
+
+  GyroCentring(S s) : space(std::move(s)), origin(space.gyro_identity()) {}  // NOLINT: a space is its centring
+
+  S space;
+  Point origin;
+
+  [[nodiscard]] Tangent centre(const Point& m, const Point& x) const {
+    return space.log(origin, space.gyro_add(space.gyro_inverse(m), x));
+  }
+  [[nodiscard]] ComposeVjp<Point> centre_vjp(const Point& m, const Point& x, const Tangent& g) const {
+    const Point inverse = space.gyro_inverse(m);
+    const Point centred = space.gyro_add(inverse, x);
+    const GyroAddVjp<Point> add = space.gyro_add_vjp(inverse, x, space.log_vjp(origin, centred, g).y);
+    return {space.gyro_inverse_vjp(m, add.a), add.b};
+  }
+  [[nodiscard]] Point place(const Point& p, const Tangent& z) const { return space.gyro_add(p, space.exp(origin, z)); }
+  [[nodiscard]] ComposeVjp<Point> place_vjp(const Point& p, const Tangent& z, const Point& g) const {
+    const Point moved = space.exp(origin, z);
+    const GyroAddVjp<Point> add = space.gyro_add_vjp(p, moved, g);
+    return {add.a, space.exp_vjp(origin, z, add.b).v};
+  }
+};
+
+/// The transport-based Riemannian BN's centring (see the header comment).
+template <class S>
+struct TransportCentring {
+  static_assert(is_manifold_v<S> && has_exp_log_vjp_v<S> && has_transport_vjp_v<S>,
+                "TransportCentring needs a manifold with exp, log and transport VJPs");
+  using Space = S;
+  using Point = typename S::Point;
+  using Tangent = typename S::Tangent;
+  static constexpr const char* kLayerName = "RiemannianBatchNorm";
+
+  /// e = origin_point (checked to be a point of the space).
+  TransportCentring(S s, Point origin_point) : space(std::move(s)), origin(std::move(origin_point)) {
+    space.check_point(origin);
+  }
+
+  S space;
+  Point origin;
+
+  [[nodiscard]] Tangent centre(const Point& m, const Point& x) const {
+    return space.transport(m, origin, space.log(m, x));
+  }
+  [[nodiscard]] ComposeVjp<Point> centre_vjp(const Point& m, const Point& x, const Tangent& g) const {
+    const Tangent u = space.log(m, x);
+    const TransportVjp<Point, Tangent> moved = space.transport_vjp(m, origin, u, g);
+    const LogVjp<Point> logged = space.log_vjp(m, x, moved.w);
+    return {Point(moved.x + logged.x), logged.y};
+  }
+  [[nodiscard]] Point place(const Point& p, const Tangent& z) const {
+    return space.exp(p, space.transport(origin, p, z));
+  }
+  [[nodiscard]] ComposeVjp<Point> place_vjp(const Point& p, const Tangent& z, const Point& g) const {
+    const Tangent t = space.transport(origin, p, z);
+    const ExpVjp<Point, Tangent> stepped = space.exp_vjp(p, t, g);
+    const TransportVjp<Point, Tangent> moved = space.transport_vjp(origin, p, z, stepped.v);
+    return {Point(stepped.x + moved.y), moved.w};
+  }
+};
+
+}  // namespace gyre::nn

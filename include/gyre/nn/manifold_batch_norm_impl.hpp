@@ -1,0 +1,238 @@
+#pragma once
+// ManifoldBatchNorm's member definitions (the algorithm is in manifold_batch_norm.hpp's header
+// comment). Include this header to instantiate it on a space libgyre does not instantiate.
+
+#include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gyre/core/batch.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/core/parallel.hpp"
+#include "gyre/geometry/frechet_mean.hpp"
+#include "gyre/geometry/frechet_mean_vjp.hpp"
+#include "gyre/nn/manifold_batch_norm.hpp"
+
+namespace gyre::nn {
+
+template <class Centring>
+ManifoldBatchNorm<Centring>::ManifoldBatchNorm(Centring centring, TensorType features, BatchNormOptions options)
+    : centring_(std::move(centring)), type_(std::move(features)), options_(options) {
+  const ManifoldFiber& fiber = type_.manifold(Centring::kLayerName);
+  if (type_.base() != Base::kNone) {
+    throw ShapeError(Centring::kLayerName, "needs features none × (a manifold)[C]", type_.describe());
+  }
+  channels_ = fiber.channels();
+  check_batch_norm_options(Centring::kLayerName, options_);
+  if (options_.mean_mode == LieMeanMode::kConverged) {
+    check_mean_options(Centring::kLayerName, FrechetMeanOptions{options_.max_iterations, options_.tolerance});
+  }
+  origin_basis_ = tangent_basis(centring_.space, centring_.origin);
+  // Bias and running mean start at e; their item shape is the fiber's (ShapeError if e does not fit).
+  std::vector<std::size_t> shape = {static_cast<std::size_t>(channels_)};
+  const std::vector<std::size_t>& item = fiber.item_shape();
+  shape.insert(shape.end(), item.begin(), item.end());
+  xt::xarray<T> at_origin = xt::xarray<T>::from_shape(shape);
+  const batch::detail::Items items = batch::detail::items_of<Point>(Centring::kLayerName, "bias", at_origin);
+  for (std::size_t c = 0; c < items.count; ++c)
+    batch::detail::store<Point>(at_origin, items, static_cast<std::ptrdiff_t>(c), centring_.origin);
+  const std::string prefix = Centring::kLayerName;
+  bias_ = Parameter<T>(prefix + ".bias", at_origin, fiber.shared_space<T>());
+  scale_ = Parameter<T>(prefix + ".scale", xt::xarray<T>(xt::ones<T>({shape[0]})));
+  running_mean_ = at_origin;
+  running_variance_ = xt::ones<T>({shape[0]});
+  batch_mean_ = running_mean_;
+  batch_variance_ = running_variance_;
+}
+
+template <class Centring>
+typename ManifoldBatchNorm<Centring>::Point ManifoldBatchNorm<Centring>::batch_mean_of(
+    const std::vector<Point>& items) const {
+  if (options_.mean_mode == LieMeanMode::kReference) {
+    return karcher_steps(centring_.space, items, options_.karcher_steps);
+  }
+  return frechet_mean(centring_.space, items, {}, FrechetMeanOptions{options_.max_iterations, options_.tolerance})
+      .point;
+}
+
+template <class Centring>
+std::vector<typename ManifoldBatchNorm<Centring>::Point> ManifoldBatchNorm<Centring>::batch_mean_vjp(
+    const std::vector<Point>& items, const Point& mean, const Point& g) const {
+  if (options_.mean_mode == LieMeanMode::kReference) {
+    return karcher_steps_vjp(centring_.space, items, options_.karcher_steps, g);
+  }
+  return frechet_mean_vjp(centring_.space, mean, items, g);
+}
+
+template <class Centring>
+typename ManifoldBatchNorm<Centring>::Tangent ManifoldBatchNorm<Centring>::squared_norm_gradient(
+    const Tangent& u) const {
+  Tangent flat = Tangent::Zero(u.rows(), u.cols());
+  for (const Tangent& t : origin_basis_) flat += centring_.space.inner(centring_.origin, u, t) * t;
+  return T(2) * flat;
+}
+
+template <class Centring>
+GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centring>::forward(
+    const GeometricTensor<T>& input) {
+  const std::string where = std::string(Centring::kLayerName) + "::forward";
+  require_type(where.c_str(), type_, input.type);
+  const std::size_t batch = input.batch();
+  const bool batch_statistics = this->training();
+  if (batch_statistics && batch < 2) {
+    throw ShapeError(where.c_str(), "a training batch needs at least 2 items (one has no variance)", batch);
+  }
+  type_.manifold().space<T>().check_points(input.data);
+  const batch::detail::Items items = batch::detail::items_of<Point>(where.c_str(), "input", input.data);
+  const batch::detail::Items params = batch::detail::items_of<Point>(where.c_str(), "bias", bias_.value);
+  const auto c_count = static_cast<std::size_t>(channels_);
+  const auto b_count = static_cast<std::ptrdiff_t>(batch);
+  const double work = batch::detail::item_work(items);
+  xt::xarray<T> output = xt::xarray<T>::from_shape(input.data.shape());
+  Call call;
+  call.batch_statistics = batch_statistics;
+  call.channels.resize(c_count);
+  const T eps = static_cast<T>(options_.eps);
+  for (std::size_t c = 0; c < c_count; ++c) {
+    ChannelCall& ch = call.channels[c];
+    ch.x.resize(batch);
+    ch.w.resize(batch);
+    for (std::size_t i = 0; i < batch; ++i) {
+      ch.x[i] = batch::detail::item<Point>(input.data, items, static_cast<std::ptrdiff_t>(i * c_count + c));
+    }
+    ch.mean = batch_statistics ? batch_mean_of(ch.x)
+                               : batch::detail::item<Point>(running_mean_, params, static_cast<std::ptrdiff_t>(c));
+    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+      const auto u = static_cast<std::size_t>(i);
+      ch.w[u] = centring_.centre(ch.mean, ch.x[u]);
+    });
+    if (batch_statistics) {
+      T sum = 0;
+      for (const Tangent& w : ch.w) sum += centring_.space.inner(centring_.origin, w, w);
+      ch.variance = sum / static_cast<T>(batch);
+    } else {
+      ch.variance = running_variance_(c);
+    }
+    ch.factor = options_.normalize_variance ? scale_.value(c) / std::sqrt(ch.variance + eps) : T(1);
+    const Point bias = batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c));
+    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+      const auto u = static_cast<std::size_t>(i);
+      batch::detail::store<Point>(output, items, static_cast<std::ptrdiff_t>(u * c_count + c),
+                                  centring_.place(bias, Tangent(ch.factor * ch.w[u])));
+    });
+  }
+  if (batch_statistics) {
+    const T m = static_cast<T>(options_.momentum);
+    const Space& space = centring_.space;
+    for (std::size_t c = 0; c < c_count; ++c) {
+      const ChannelCall& ch = call.channels[c];
+      const auto k = static_cast<std::ptrdiff_t>(c);
+      batch::detail::store<Point>(batch_mean_, params, k, ch.mean);
+      batch_variance_(c) = ch.variance;
+      const Point running = batch::detail::item<Point>(running_mean_, params, k);
+      batch::detail::store<Point>(running_mean_, params, k,
+                                  space.exp(running, Tangent(m * space.log(running, ch.mean))));
+      running_variance_(c) = (1 - m) * running_variance_(c) + m * ch.variance;
+    }
+  }
+  saved_.push(std::move(call));
+  return GeometricTensor<T>(type_, std::move(output));
+}
+
+template <class Centring>
+GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centring>::backward(
+    const GeometricTensor<T>& grad_output) {
+  const std::string where = std::string(Centring::kLayerName) + "::backward";
+  require_type(where.c_str(), type_, grad_output.type);
+  const Call& call = saved_.top(where.c_str(), describe());
+  const std::size_t batch = call.channels.front().x.size();
+  if (grad_output.batch() != batch) {
+    throw ShapeError(where.c_str(), "grad_output must have the forward's batch size " + std::to_string(batch),
+                     grad_output.batch());
+  }
+  const batch::detail::Items items = batch::detail::items_of<Point>(where.c_str(), "grad_output", grad_output.data);
+  const batch::detail::Items params = batch::detail::items_of<Point>(where.c_str(), "bias", bias_.value);
+  const auto c_count = static_cast<std::size_t>(channels_);
+  const auto b_count = static_cast<std::ptrdiff_t>(batch);
+  const double work = batch::detail::item_work(items);
+  const T eps = static_cast<T>(options_.eps);
+  const bool through_statistics = call.batch_statistics && !options_.detach_statistics;
+  xt::xarray<T> grad_input = xt::xarray<T>::from_shape(grad_output.data.shape());
+  xt::xarray<T> grad_bias = xt::zeros_like(bias_.value);
+  xt::xarray<T> grad_scale = xt::zeros_like(scale_.value);
+  for (std::size_t c = 0; c < c_count; ++c) {
+    const ChannelCall& ch = call.channels[c];
+    const Point bias = batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c));
+    std::vector<Point> grad_bias_items(batch);
+    std::vector<Tangent> grad_w(batch);
+    std::vector<T> grad_factor_items(batch);
+    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+      const auto u = static_cast<std::size_t>(i);
+      const Point g = batch::detail::item<Point>(grad_output.data, items, static_cast<std::ptrdiff_t>(u * c_count + c));
+      const ComposeVjp<Point> placed = centring_.place_vjp(bias, Tangent(ch.factor * ch.w[u]), g);
+      grad_bias_items[u] = placed.a;
+      grad_factor_items[u] = placed.b.cwiseProduct(ch.w[u]).sum();
+      grad_w[u] = ch.factor * placed.b;
+    });
+    T grad_factor = 0;
+    Point grad_bias_c = Point::Zero(bias.rows(), bias.cols());
+    for (std::size_t u = 0; u < batch; ++u) {
+      grad_factor += grad_factor_items[u];
+      grad_bias_c += grad_bias_items[u];
+    }
+    if (options_.normalize_variance) grad_scale(c) = grad_factor / std::sqrt(ch.variance + eps);
+    // f = s/√(v + ε): ∂f/∂v = −f/(2(v + ε)); v = (1/B)·Σ ‖wᵢ‖²_e.
+    const T grad_variance =
+        through_statistics && options_.normalize_variance ? -grad_factor * ch.factor / (2 * (ch.variance + eps)) : T(0);
+    std::vector<Point> grad_x(batch), grad_mean_items(batch);
+    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+      const auto u = static_cast<std::size_t>(i);
+      Tangent total = grad_w[u];
+      if (grad_variance != 0) total += (grad_variance / static_cast<T>(batch)) * squared_norm_gradient(ch.w[u]);
+      const ComposeVjp<Point> centred = centring_.centre_vjp(ch.mean, ch.x[u], total);
+      grad_mean_items[u] = centred.a;
+      grad_x[u] = centred.b;
+    });
+    if (through_statistics) {
+      Point grad_mean = Point::Zero(bias.rows(), bias.cols());
+      for (const Point& g : grad_mean_items) grad_mean += g;
+      const std::vector<Point> through_mean = batch_mean_vjp(ch.x, ch.mean, grad_mean);
+      for (std::size_t u = 0; u < batch; ++u) grad_x[u] += through_mean[u];
+    }
+    for (std::size_t u = 0; u < batch; ++u) {
+      batch::detail::store<Point>(grad_input, items, static_cast<std::ptrdiff_t>(u * c_count + c), grad_x[u]);
+    }
+    batch::detail::store<Point>(grad_bias, params, static_cast<std::ptrdiff_t>(c), grad_bias_c);
+  }
+  bias_.grad += grad_bias;
+  scale_.grad += grad_scale;
+  saved_.drop();
+  return GeometricTensor<T>(type_, std::move(grad_input));
+}
+
+template <class Centring>
+void ManifoldBatchNorm<Centring>::set_running_statistics(xt::xarray<T> mean, xt::xarray<T> variance) {
+  const std::string where = std::string(Centring::kLayerName) + "::set_running_statistics";
+  if (mean.shape() != running_mean_.shape()) {
+    throw ShapeError(where.c_str(), "running mean must have the bias's shape", BatchSpace<T>::shape_text(mean));
+  }
+  if (variance.shape() != running_variance_.shape()) {
+    throw ShapeError(where.c_str(), "running variance must have shape (C)", BatchSpace<T>::shape_text(variance));
+  }
+  check_running_variance(where.c_str(), variance);
+  type_.manifold().space<T>().check_points(mean);
+  running_mean_ = std::move(mean);
+  running_variance_ = std::move(variance);
+}
+
+template <class Centring>
+std::string ManifoldBatchNorm<Centring>::describe() const {
+  return std::string(Centring::kLayerName) + (options_.normalize_variance ? "(" : "(no variance, ") + type_.describe() +
+         ")";
+}
+
+}  // namespace gyre::nn
