@@ -184,7 +184,7 @@ TEST_CASE_TEMPLATE("SPD bad input: wrong shape, NaN, not symmetric, not positive
   CHECK_THROWS_AS((void)gyre::SpdGeneralizedBuresWasserstein<T>{indefinite}, gyre::DomainError);
 }
 
-TEST_CASE("SPD BW transport: near the boundary of SPD the estimate keeps the norm; past it, ConvergenceError") {
+TEST_CASE("SPD BW transport: near the boundary of SPD the estimate keeps the norm, past it ConvergenceError") {
   // I → diag(1, δ): the step doubling stalls above its 1e-12 tolerance for small δ (a last change of
   // 9e-11 at δ = 1e-8) while the estimate is still isometric to 1e-9; at δ = 1e-16 the last change is
   // 1.2e-6, above √tolerance, and at 1e-20 2e-3: ConvergenceError.

@@ -255,7 +255,7 @@ TEST_CASE("GyroBN backward: through the reference's unrolled Karcher steps (K = 
   }
 }
 
-TEST_CASE("GyroBN: eval mode uses the running statistics; bad input is refused") {
+TEST_CASE("GyroBN: eval mode uses the running statistics, and bad input is refused") {
   const auto f = grassmann();
   gyre::Rng rng(5);
   GyroBatchNormOptions options;
