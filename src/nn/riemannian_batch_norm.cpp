@@ -1,19 +1,9 @@
+// Riemannian BN: ManifoldBatchNorm with centring by parallel transport.
 #include "gyre/nn/manifold_batch_norm.hpp"
-
 #include "gyre/nn/manifold_batch_norm_impl.hpp"
 
 namespace gyre::nn {
 
-template class ManifoldBatchNorm<GyroCentring<Grassmann<float>>>;
-template class ManifoldBatchNorm<GyroCentring<Grassmann<double>>>;
-template class ManifoldBatchNorm<GyroCentring<Stereographic<float>>>;
-template class ManifoldBatchNorm<GyroCentring<Stereographic<double>>>;
-template class ManifoldBatchNorm<GyroCentring<SpdAffineInvariant<float>>>;
-template class ManifoldBatchNorm<GyroCentring<SpdAffineInvariant<double>>>;
-template class ManifoldBatchNorm<GyroCentring<SpdLogEuclidean<float>>>;
-template class ManifoldBatchNorm<GyroCentring<SpdLogEuclidean<double>>>;
-template class ManifoldBatchNorm<GyroCentring<SpdLogCholesky<float>>>;
-template class ManifoldBatchNorm<GyroCentring<SpdLogCholesky<double>>>;
 template class ManifoldBatchNorm<TransportCentring<Grassmann<float>>>;
 template class ManifoldBatchNorm<TransportCentring<Grassmann<double>>>;
 template class ManifoldBatchNorm<TransportCentring<Stereographic<float>>>;
