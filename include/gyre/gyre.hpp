@@ -78,6 +78,7 @@
 #include "gyre/nn/field_nonlinearity.hpp"
 #include "gyre/nn/field_type.hpp"
 #include "gyre/nn/fit.hpp"
+#include "gyre/nn/gbw_batch_norm.hpp"
 #include "gyre/nn/geometric_tensor.hpp"
 #include "gyre/nn/grassmann_layers.hpp"
 #include "gyre/nn/inner_batch_norm.hpp"

@@ -12,9 +12,9 @@
 #include "gyre/core/error.hpp"
 #include "gyre/nn/bimap.hpp"
 #include "gyre/nn/eigenvalue_maps.hpp"
+#include "gyre/nn/gbw_batch_norm.hpp"
 #include "gyre/nn/lie_batch_norm.hpp"
 #include "gyre/nn/manifold_batch_norm.hpp"
-#include "gyre/nn/manifold_batch_norm_impl.hpp"  // rbn/gyrobn on spaces libgyre does not instantiate
 #include "gyre/nn/manifold_fibers.hpp"
 #include "json_codec.hpp"
 
@@ -180,6 +180,14 @@ nn::LieBatchNormOptions lie_options(const json& options) {
 
 // The state both normalizations share (bias, scale, running statistics): read, run, written back.
 template <class Layer>
+bool normalizes_variance(const Layer& layer) {
+  return layer.options().normalize_variance;
+}
+bool normalizes_variance(const nn::GbwBatchNorm<double>& layer) {
+  return layer.options().batch_norm.normalize_variance;
+}
+
+template <class Layer>
 json run_normalization(Layer& layer, const Run& run, const ItemShape& shape) {
   const json state = field(run.request, "state").is_null() ? json::object() : field(run.request, "state");
   require_known_keys(state, "state", {"bias", "scale", "variance", "running_mean", "running_variance"});
@@ -188,7 +196,7 @@ json run_normalization(Layer& layer, const Run& run, const ItemShape& shape) {
     layer.in_type().manifold().template space<double>().check_points(bias);
     layer.bias().value = std::move(bias);
   }
-  const bool scaled = layer.parameters().size() == 2;
+  const bool scaled = normalizes_variance(layer);
   if (state.contains("scale") && state.contains("variance")) {
     throw RequestError("state: give \"scale\" (s) or \"variance\" (s²), not both");
   }
@@ -272,25 +280,34 @@ nn::BatchNormOptions gyro_options(const json& options, bool normalize_variance) 
   return o;
 }
 
-// GyroBN (transport = false) or the transport-based Riemannian BN at the space's identity/origin.
+// The transport-based Riemannian BN at the space's identity/origin.
+template <template <class> class Geometry, class... Args>
+json run_rbn(const Run& run, const std::string& name, const ItemShape& shape, bool normalize_variance,
+             const typename Geometry<double>::Point& origin, const Args&... args) {
+  const json options = field(run.request, "options").is_null() ? json::object() : field(run.request, "options");
+  const nn::TensorType type(nn::Base::kNone, nn::ManifoldFiber::of<Geometry>(1, name, args...));
+  nn::RiemannianBatchNorm<Geometry<double>> layer(
+      nn::TransportCentring<Geometry<double>>(Geometry<double>(args...), origin), type,
+      gyro_options(options, normalize_variance));
+  return run_normalization(layer, run, shape);
+}
+
+// GyroBN (at the gyro identity).
+template <template <class> class Geometry, class... Args>
+json run_gyrobn(const Run& run, const std::string& name, const ItemShape& shape, bool normalize_variance,
+                const Args&... args) {
+  const json options = field(run.request, "options").is_null() ? json::object() : field(run.request, "options");
+  const nn::TensorType type(nn::Base::kNone, nn::ManifoldFiber::of<Geometry>(1, name, args...));
+  nn::GyroBatchNorm<Geometry<double>> layer(Geometry<double>(args...), type, gyro_options(options, normalize_variance));
+  return run_normalization(layer, run, shape);
+}
+
+// Either, on a space that has both (each instantiation must be one libgyre provides).
 template <template <class> class Geometry, class... Args>
 json run_manifold_bn(const Run& run, bool transport, const std::string& name, const ItemShape& shape,
                      bool normalize_variance, const typename Geometry<double>::Point& origin, const Args&... args) {
-  const json options = field(run.request, "options").is_null() ? json::object() : field(run.request, "options");
-  const nn::TensorType type(nn::Base::kNone, nn::ManifoldFiber::of<Geometry>(1, name, args...));
-  if (transport) {
-    nn::RiemannianBatchNorm<Geometry<double>> layer(
-        nn::TransportCentring<Geometry<double>>(Geometry<double>(args...), origin), type,
-        gyro_options(options, normalize_variance));
-    return run_normalization(layer, run, shape);
-  }
-  if constexpr (is_gyrogroup_v<Geometry<double>>) {
-    nn::GyroBatchNorm<Geometry<double>> layer(Geometry<double>(args...), type,
-                                              gyro_options(options, normalize_variance));
-    return run_normalization(layer, run, shape);
-  } else {
-    throw RequestError("gyrobn needs a gyrogroup: \"" + name + "\" has none (use \"rbn\")");
-  }
+  if (transport) return run_rbn<Geometry>(run, name, shape, normalize_variance, origin, args...);
+  return run_gyrobn<Geometry>(run, name, shape, normalize_variance, args...);
 }
 
 // gyrobn, rbn and spdnet_bn (transport: the Riemannian BN; normalize_variance false: SPDNetBN).
@@ -317,8 +334,7 @@ json manifold_bn(const Run& run, const std::string& layer, const std::string& sp
     if (!transport)
       throw RequestError("gyrobn on the hyperboloid is not available yet (use \"rbn\", or gyrobn on \"ball\")");
     require_known_keys(params, "params", {"n"});
-    return run_manifold_bn<Hyperboloid>(run, transport, "hyperboloid", {un + 1}, normalize_variance,
-                                        Hyperboloid<double>(n).origin(), n);
+    return run_rbn<Hyperboloid>(run, "hyperboloid", {un + 1}, normalize_variance, Hyperboloid<double>(n).origin(), n);
   }
   if (space != "spd") {
     throw RequestError(layer +
@@ -334,12 +350,41 @@ json manifold_bn(const Run& run, const std::string& layer, const std::string& sp
     return run_manifold_bn<SpdAffineInvariant>(run, transport, "SPD", shape, normalize_variance, identity, n);
   if (!normalize_variance) throw RequestError("spdnet_bn is defined under the affine-invariant metric (AIM)");
   if (transport) {
-    if (metric == "BWM") return run_manifold_bn<SpdBuresWasserstein>(run, transport, "SPD", shape, true, identity, n);
+    if (metric == "BWM") return run_rbn<SpdBuresWasserstein>(run, "SPD", shape, true, identity, n);
     throw RequestError("rbn on spd runs under \"AIM\" or \"BWM\", got \"" + metric + "\"");
   }
-  if (metric == "LEM") return run_manifold_bn<SpdLogEuclidean>(run, transport, "SPD", shape, true, identity, n);
-  if (metric == "LCM") return run_manifold_bn<SpdLogCholesky>(run, transport, "SPD", shape, true, identity, n);
+  if (metric == "LEM") return run_gyrobn<SpdLogEuclidean>(run, "SPD", shape, true, n);
+  if (metric == "LCM") return run_gyrobn<SpdLogCholesky>(run, "SPD", shape, true, n);
   throw RequestError("params.metric must be \"LEM\", \"LCM\" or \"AIM\", got \"" + metric + "\"");
+}
+
+// GBW-RBN on SPD: params n, theta, learn_metric; state metric (M) besides the normalization's.
+json gbw_rbn(const Run& run, const std::string& space, const json& params) {
+  if (space != "spd") throw RequestError("gbw_rbn runs on \"spd\", got \"" + space + "\"");
+  require_known_keys(params, "params", {"n", "theta", "learn_metric"});
+  const int n = integer_or(params, "n", 0);
+  if (!(n >= 1)) throw DomainError("layer", "params.n must be >= 1", n);
+  const json options = field(run.request, "options").is_null() ? json::object() : field(run.request, "options");
+  nn::GbwBatchNormOptions o;
+  o.batch_norm = gyro_options(options, true);
+  o.theta = number_or(params, "theta", 1);
+  const json& learn = field(params, "learn_metric");
+  if (!learn.is_null() && !learn.is_boolean()) throw RequestError("params.learn_metric must be true or false");
+  o.learn_metric = !learn.is_boolean() || learn.get<bool>();
+  nn::GbwBatchNorm<double> layer(nn::spd_features(n, 1), o);
+  const ItemShape shape = {static_cast<std::size_t>(n), static_cast<std::size_t>(n)};
+  // The metric is GBW's own state; the rest is every normalization's.
+  json request = run.request;
+  if (request.contains("state") && request["state"].is_object() && request["state"].contains("metric")) {
+    Array metric = decode_channel_point(request["state"]["metric"], "state.metric", shape);
+    layer.in_type().manifold().space<double>().check_points(metric);
+    layer.metric().value = std::move(metric);
+    request["state"].erase("metric");
+  }
+  json reply = run_normalization(layer, Run{request, run.training, run.with_grad}, shape);
+  reply["state"]["metric"] = encode_item(layer.metric().value, 0, shape);
+  if (run.with_grad && o.learn_metric) reply["grad_state"]["metric"] = encode_item(layer.metric().grad, 0, shape);
+  return reply;
 }
 
 json eigenvalue_layer(const Run& run, const std::string& layer, const json& params) {
@@ -378,7 +423,8 @@ json answer_parsed(const json& request) {
   require_known_keys(request, "request",
                      {"layer", "space", "params", "options", "state", "mode", "input", "grad_output"});
   const std::string layer = word_or(request, "layer", "");
-  if (layer.empty()) throw RequestError("missing \"layer\" (liebn, gyrobn, rbn, spdnet_bn, reeig, logeig or bimap)");
+  if (layer.empty())
+    throw RequestError("missing \"layer\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig or bimap)");
   const std::string mode = word_or(request, "mode", "train");
   if (mode != "train" && mode != "eval")
     throw RequestError("\"mode\" must be \"train\" or \"eval\", got \"" + mode + "\"");
@@ -389,6 +435,7 @@ json answer_parsed(const json& request) {
   if (layer == "liebn") return lie_bn(run, space, params);
   if (layer == "gyrobn") return manifold_bn(run, layer, space, params, false, true);
   if (layer == "rbn") return manifold_bn(run, layer, space, params, true, true);
+  if (layer == "gbw_rbn") return gbw_rbn(run, space, params);
   if (layer == "spdnet_bn") {
     if (space != "spd") throw RequestError("spdnet_bn runs on \"spd\", got \"" + space + "\"");
     return manifold_bn(run, layer, space, params, false, false);
@@ -400,7 +447,7 @@ json answer_parsed(const json& request) {
     return eigenvalue_layer(run, layer, params);
   }
   if (layer == "bimap") return bimap(run, params);
-  throw RequestError("unknown layer \"" + layer + "\" (liebn, gyrobn, rbn, spdnet_bn, reeig, logeig, bimap)");
+  throw RequestError("unknown layer \"" + layer + "\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap)");
 }
 
 }  // namespace

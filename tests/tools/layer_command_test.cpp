@@ -12,6 +12,7 @@
 #include "gyre/core/rng.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
 #include "gyre/geometry/frechet_variance.hpp"
+#include "gyre/nn/gbw_batch_norm.hpp"
 #include "gyre/nn/lie_batch_norm.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
 #include "spd/affine_invariant.hpp"
@@ -53,6 +54,33 @@ json points_json(const std::vector<Eigen::MatrixXd>& points) {
 }
 
 json ask(const json& request) { return gyre::tools::answer_layer(request.dump()); }
+
+// (B, 1, n, n) from B matrices: one channel, as gyre layer's requests.
+xt::xarray<double> one_channel(const std::vector<Eigen::MatrixXd>& points) {
+  const auto n = static_cast<std::size_t>(points.at(0).rows());
+  xt::xarray<double> a = xt::zeros<double>({points.size(), std::size_t{1}, n, n});
+  for (std::size_t b = 0; b < points.size(); ++b)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        a(b, 0, i, j) = points[b](static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j));
+  return a;
+}
+
+// The C++ layer's forward and backward on the request's batch equal the reply's, bit for bit.
+void check_replies_equal(gyre::nn::Module<double>& layer, const json& reply, const std::vector<Eigen::MatrixXd>& input,
+                         const std::vector<Eigen::MatrixXd>& grad) {
+  const auto out = layer.forward(gyre::nn::GeometricTensor<double>(layer.in_type(), one_channel(input)));
+  const auto grad_in = layer.backward(gyre::nn::GeometricTensor<double>(layer.in_type(), one_channel(grad)));
+  for (std::size_t b = 0; b < input.size(); ++b) {
+    const Eigen::MatrixXd o = json_matrix(reply["output"][b]);
+    const Eigen::MatrixXd gi = json_matrix(reply["grad_input"][b]);
+    for (Eigen::Index i = 0; i < o.rows(); ++i)
+      for (Eigen::Index j = 0; j < o.cols(); ++j) {
+        CHECK(o(i, j) == out.data(b, 0, i, j));
+        CHECK(gi(i, j) == grad_in.data(b, 0, i, j));
+      }
+  }
+}
 
 std::string error_type(const json& reply) {
   return reply.contains("error") ? reply["error"]["type"].get<std::string>() : std::string("none");
@@ -100,25 +128,7 @@ TEST_CASE("layer: replies equal the C++ layer's forward and backward, bit for bi
   options.mean_mode = gyre::LieMeanMode::kReference;
   gyre::nn::LieBatchNorm<gyre::SpdLogCholeskyNormalization<double>> layer(
       gyre::SpdLogCholeskyNormalization<double>(n, 0.5), gyre::nn::spd_features(n, 1), options);
-  xt::xarray<double> x = xt::zeros<double>({std::size_t{5}, std::size_t{1}, std::size_t{4}, std::size_t{4}});
-  xt::xarray<double> g = x;
-  for (std::size_t b = 0; b < 5; ++b)
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        x(b, 0, i, j) = input[b](i, j);
-        g(b, 0, i, j) = grad[b](i, j);
-      }
-  const auto out = layer.forward(gyre::nn::GeometricTensor<double>(layer.in_type(), x));
-  const auto grad_in = layer.backward(gyre::nn::GeometricTensor<double>(layer.in_type(), g));
-  for (std::size_t b = 0; b < 5; ++b) {
-    const Eigen::MatrixXd o = json_matrix(reply["output"][b]);
-    const Eigen::MatrixXd gi = json_matrix(reply["grad_input"][b]);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        CHECK(o(i, j) == out.data(b, 0, i, j));
-        CHECK(gi(i, j) == grad_in.data(b, 0, i, j));
-      }
-  }
+  check_replies_equal(layer, reply, input, grad);
   CHECK(reply["grad_state"]["scale"].get<double>() == layer.scale().grad(0));
 }
 
@@ -204,6 +214,43 @@ TEST_CASE("layer: the transport-based Riemannian BN on the hyperboloid and under
   CHECK(error_type(ask(
             {{"layer", "gyrobn"}, {"space", "hyperboloid"}, {"params", {{"n", 2}}}, {"input", {{1.0, 0.0, 0.0}}}})) ==
         "RequestError");
+}
+
+TEST_CASE("layer: GBW-RBN takes the metric M as state and equals the C++ layer, bit for bit") {
+  const int n = 3;
+  const auto input = spd_points(n, 4, 11);
+  const auto grad = spd_points(n, 4, 12);
+  const Eigen::MatrixXd metric = spd_points(n, 1, 13)[0];
+  const Eigen::MatrixXd bias = spd_points(n, 1, 14)[0];
+  const json reply = ask({{"layer", "gbw_rbn"},
+                          {"params", {{"n", n}, {"theta", 0.5}}},
+                          {"state", {{"metric", matrix_json(metric)}, {"bias", matrix_json(bias)}, {"scale", 0.4}}},
+                          {"input", points_json(input)},
+                          {"grad_output", points_json(grad)}});
+  REQUIRE_MESSAGE(!reply.contains("error"), reply.dump());
+  gyre::nn::GbwBatchNormOptions options;
+  options.theta = 0.5;
+  gyre::nn::GbwBatchNorm<double> layer(gyre::nn::spd_features(n, 1), options);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      layer.metric().value(0, i, j) = metric(i, j);
+      layer.bias().value(0, i, j) = bias(i, j);
+    }
+  layer.scale().value(0) = 0.4;
+  check_replies_equal(layer, reply, input, grad);
+  const Eigen::MatrixXd grad_metric = json_matrix(reply["grad_state"]["metric"]);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) CHECK(grad_metric(i, j) == layer.metric().grad(0, i, j));
+  CHECK(json_matrix(reply["state"]["metric"]) == metric);
+  json bad = {{"layer", "gbw_rbn"}, {"params", {{"n", n}, {"theta", 0.0}}}, {"input", points_json(input)}};
+  CHECK(error_type(ask(bad)) == "DomainError");
+  bad["params"] = {{"n", n}, {"learn_metric", "yes"}};
+  CHECK(error_type(ask(bad)) == "RequestError");
+  bad["params"] = {{"n", n}};
+  bad["state"] = {{"metric", {{1, 2, 0}, {2, 1, 0}, {0, 0, 1}}}};  // symmetric, not SPD
+  CHECK(error_type(ask(bad)) == "DomainError");
+  bad["space"] = "grassmann";
+  CHECK(error_type(ask(bad)) == "RequestError");
 }
 
 TEST_CASE("layer: bad requests are errors that say what is wrong") {

@@ -50,6 +50,10 @@ LieBatchNorm<Structure>::LieBatchNorm(Structure structure, TensorType features, 
   n_ = static_cast<int>(shape[0]);
   channels_ = fiber.channels();
   check_batch_norm_options("LieBatchNorm", options_);
+  if (options_.metric_scale != 1) {
+    throw DomainError("LieBatchNorm", "metric_scale must be 1 (the structure carries the metric)",
+                      options_.metric_scale);
+  }
   const auto c = static_cast<std::size_t>(channels_);
   const auto n = static_cast<std::size_t>(n_);
   // The bias starts at the identity of the original space: the point whose deformation is e.

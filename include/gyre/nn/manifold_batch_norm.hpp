@@ -14,7 +14,7 @@
 //                             hyperboloid, SPD under AIM and under Bures–Wasserstein.
 //
 // Per channel c, on a batch x₁ … x_B (data (B, C, item…)), with wᵢ = centre(M, xᵢ) ∈ T_e:
-//   training  M = Fréchet mean of the xᵢ, v = (1/B)·Σ ‖wᵢ‖²_e = (1/B)·Σ d(M, xᵢ)²
+//   training  M = Fréchet mean of the xᵢ, v = (κ/B)·Σ ‖wᵢ‖²_e = (κ/B)·Σ d(M, xᵢ)², κ = metric_scale (1)
 //   eval      M, v = the running mean and variance
 //   output    place(P, f·wᵢ),  f = s/√(v + ε)
 // with learnable P = bias() (C points, initially e) and s = scale() (C standard deviations,
@@ -114,7 +114,7 @@ class ManifoldBatchNorm : public Module<typename Centring::Space::Scalar> {
   [[nodiscard]] Point batch_mean_of(const std::vector<Point>& items) const;
   [[nodiscard]] std::vector<Point> batch_mean_vjp(const std::vector<Point>& items, const Point& mean,
                                                   const Point& g) const;
-  // 2·flat_e(u): the Euclidean gradient of ‖u‖²_e, from a Frobenius-orthonormal basis of T_e.
+  // 2κ·flat_e(u): the Euclidean gradient of κ‖u‖²_e, from a Frobenius-orthonormal basis of T_e.
   [[nodiscard]] Tangent squared_norm_gradient(const Tangent& u) const;
 
   Centring centring_;

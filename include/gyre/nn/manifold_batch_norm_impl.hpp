@@ -73,7 +73,7 @@ typename ManifoldBatchNorm<Centring>::Tangent ManifoldBatchNorm<Centring>::squar
     const Tangent& u) const {
   Tangent flat = Tangent::Zero(u.rows(), u.cols());
   for (const Tangent& t : origin_basis_) flat += centring_.space.inner(centring_.origin, u, t) * t;
-  return T(2) * flat;
+  return T(2 * options_.metric_scale) * flat;
 }
 
 template <class Centring>
@@ -113,7 +113,7 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
     if (batch_statistics) {
       T sum = 0;
       for (const Tangent& w : ch.w) sum += centring_.space.inner(centring_.origin, w, w);
-      ch.variance = sum / static_cast<T>(batch);
+      ch.variance = static_cast<T>(options_.metric_scale) * sum / static_cast<T>(batch);
     } else {
       ch.variance = running_variance_(c);
     }
@@ -185,7 +185,7 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
       grad_bias_c += grad_bias_items[u];
     }
     if (options_.normalize_variance) grad_scale(c) = grad_factor / std::sqrt(ch.variance + eps);
-    // f = s/√(v + ε): ∂f/∂v = −f/(2(v + ε)); v = (1/B)·Σ ‖wᵢ‖²_e.
+    // f = s/√(v + ε): ∂f/∂v = −f/(2(v + ε)); v = (κ/B)·Σ ‖wᵢ‖²_e.
     const T grad_variance =
         through_statistics && options_.normalize_variance ? -grad_factor * ch.factor / (2 * (ch.variance + eps)) : T(0);
     std::vector<Point> grad_x(batch), grad_mean_items(batch);
