@@ -358,10 +358,11 @@ json manifold_bn(const Run& run, const std::string& layer, const std::string& sp
   throw RequestError("params.metric must be \"LEM\", \"LCM\" or \"AIM\", got \"" + metric + "\"");
 }
 
-// GBW-RBN on SPD: params n, theta, learn_metric; state metric (M) besides the normalization's.
+// GBW-RBN on SPD: params n, theta, learn_metric and M (the metric's matrix, as gyre geom's
+// generalized_bures_wasserstein; default I). The reply's state and grad_state carry M too.
 json gbw_rbn(const Run& run, const std::string& space, const json& params) {
   if (space != "spd") throw RequestError("gbw_rbn runs on \"spd\", got \"" + space + "\"");
-  require_known_keys(params, "params", {"n", "theta", "learn_metric"});
+  require_known_keys(params, "params", {"n", "theta", "learn_metric", "M"});
   const int n = integer_or(params, "n", 0);
   if (!(n >= 1)) throw DomainError("layer", "params.n must be >= 1", n);
   const json options = field(run.request, "options").is_null() ? json::object() : field(run.request, "options");
@@ -373,17 +374,14 @@ json gbw_rbn(const Run& run, const std::string& space, const json& params) {
   o.learn_metric = !learn.is_boolean() || learn.get<bool>();
   nn::GbwBatchNorm<double> layer(nn::spd_features(n, 1), o);
   const ItemShape shape = {static_cast<std::size_t>(n), static_cast<std::size_t>(n)};
-  // The metric is GBW's own state; the rest is every normalization's.
-  json request = run.request;
-  if (request.contains("state") && request["state"].is_object() && request["state"].contains("metric")) {
-    Array metric = decode_channel_point(request["state"]["metric"], "state.metric", shape);
+  if (params.contains("M")) {
+    Array metric = decode_channel_point(params["M"], "params.M", shape);
     layer.in_type().manifold().space<double>().check_points(metric);
     layer.metric().value = std::move(metric);
-    request["state"].erase("metric");
   }
-  json reply = run_normalization(layer, Run{request, run.training, run.with_grad}, shape);
-  reply["state"]["metric"] = encode_item(layer.metric().value, 0, shape);
-  if (run.with_grad && o.learn_metric) reply["grad_state"]["metric"] = encode_item(layer.metric().grad, 0, shape);
+  json reply = run_normalization(layer, run, shape);
+  reply["state"]["M"] = encode_item(layer.metric().value, 0, shape);
+  if (run.with_grad && o.learn_metric) reply["grad_state"]["M"] = encode_item(layer.metric().grad, 0, shape);
   return reply;
 }
 

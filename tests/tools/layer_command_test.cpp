@@ -216,15 +216,15 @@ TEST_CASE("layer: the transport-based Riemannian BN on the hyperboloid and under
         "RequestError");
 }
 
-TEST_CASE("layer: GBW-RBN takes the metric M as state and equals the C++ layer, bit for bit") {
+TEST_CASE("layer: GBW-RBN takes the metric M as gyre geom does and equals the C++ layer, bit for bit") {
   const int n = 3;
   const auto input = spd_points(n, 4, 11);
   const auto grad = spd_points(n, 4, 12);
   const Eigen::MatrixXd metric = spd_points(n, 1, 13)[0];
   const Eigen::MatrixXd bias = spd_points(n, 1, 14)[0];
   const json reply = ask({{"layer", "gbw_rbn"},
-                          {"params", {{"n", n}, {"theta", 0.5}}},
-                          {"state", {{"metric", matrix_json(metric)}, {"bias", matrix_json(bias)}, {"scale", 0.4}}},
+                          {"params", {{"n", n}, {"theta", 0.5}, {"M", matrix_json(metric)}}},
+                          {"state", {{"bias", matrix_json(bias)}, {"scale", 0.4}}},
                           {"input", points_json(input)},
                           {"grad_output", points_json(grad)}});
   REQUIRE_MESSAGE(!reply.contains("error"), reply.dump());
@@ -238,16 +238,15 @@ TEST_CASE("layer: GBW-RBN takes the metric M as state and equals the C++ layer, 
     }
   layer.scale().value(0) = 0.4;
   check_replies_equal(layer, reply, input, grad);
-  const Eigen::MatrixXd grad_metric = json_matrix(reply["grad_state"]["metric"]);
+  const Eigen::MatrixXd grad_metric = json_matrix(reply["grad_state"]["M"]);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) CHECK(grad_metric(i, j) == layer.metric().grad(0, i, j));
-  CHECK(json_matrix(reply["state"]["metric"]) == metric);
+  CHECK(json_matrix(reply["state"]["M"]) == metric);
   json bad = {{"layer", "gbw_rbn"}, {"params", {{"n", n}, {"theta", 0.0}}}, {"input", points_json(input)}};
   CHECK(error_type(ask(bad)) == "DomainError");
   bad["params"] = {{"n", n}, {"learn_metric", "yes"}};
   CHECK(error_type(ask(bad)) == "RequestError");
-  bad["params"] = {{"n", n}};
-  bad["state"] = {{"metric", {{1, 2, 0}, {2, 1, 0}, {0, 0, 1}}}};  // symmetric, not SPD
+  bad["params"] = {{"n", n}, {"M", {{1, 2, 0}, {2, 1, 0}, {0, 0, 1}}}};  // symmetric, not SPD
   CHECK(error_type(ask(bad)) == "DomainError");
   bad["space"] = "grassmann";
   CHECK(error_type(ask(bad)) == "RequestError");
