@@ -90,6 +90,7 @@
 #include "gyre/nn/manifold_batch_norm_impl.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
 #include "gyre/nn/manifold_models.hpp"
+#include "gyre/nn/manifold_normalizations.hpp"
 #include "gyre/nn/models.hpp"
 #include "gyre/nn/module.hpp"
 #include "gyre/nn/plain_conv2d.hpp"

@@ -24,8 +24,12 @@ constexpr const char* kUsage =
     "commands:\n"
     "  demo [--full] [--train N] [--test N] [--epochs E] [--out DIR]\n"
     "                                   train a C8-steerable and a plain CNN on rotated Fashion-MNIST\n"
-    "  demo spd|grassmann [--train N] [--test N] [--epochs E] [--out DIR]\n"
-    "                                   train an SPDNet on region covariances or a GrNet on image subspaces\n"
+    "  demo spd|grassmann [--train N] [--test N] [--epochs E] [--out DIR] [--seed S]\n"
+    "                     [--norm NAME | --compare [--seeds K]]\n"
+    "                                   train an SPDNet on region covariances or a GrNet on image subspaces;\n"
+    "                                   --norm adds a batch norm (spd: none, spdnet_bn, liebn_lem, liebn_lcm,\n"
+    "                                   liebn_aim, liebn_aim_deformed, gyrobn, gbw_rbn; grassmann: none,\n"
+    "                                   gyrobn, rbn), --compare trains them all with K seeds (default 3)\n"
     "  selfcheck [--cases N] [--json PATH]  every geometry's law residuals on seeded cases\n"
     "  geom [--list]                    JSON-lines calculator: one request per stdin line, one reply per line\n"
     "  basis                            JSON-lines: dimension and rank of steerable kernel bases\n"
@@ -93,10 +97,22 @@ int manifold_demo(gyre::tools::ManifoldDemo which, int argc, char** argv) {
       options.epochs = static_cast<int>(positive("--epochs"));
     } else if (arg == "--out" && i + 1 < argc) {
       options.out_dir = argv[++i];
+    } else if (arg == "--seed") {
+      options.seed = static_cast<std::uint64_t>(positive("--seed"));
+    } else if (arg == "--seeds") {
+      options.seeds = static_cast<int>(positive("--seeds"));
+    } else if (arg == "--compare") {
+      options.compare = true;
+    } else if (arg == "--norm" && i + 1 < argc) {
+      options.norm = argv[++i];
     } else {
       std::cerr << "gyre demo: unknown option " << arg << "\n" << kUsage;
       return 2;
     }
+  }
+  if (options.compare && options.norm != "none") {
+    std::cerr << "gyre demo: --compare trains every normalization; leave out --norm\n";
+    return 2;
   }
   return gyre::tools::run_manifold_demo(which, options, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
 }

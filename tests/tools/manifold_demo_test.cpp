@@ -8,6 +8,8 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
 #include <doctest/doctest.h>
@@ -128,6 +130,52 @@ TEST_CASE("demo spd and demo grassmann: tiny runs write whole reports and plots,
     CHECK(std::filesystem::exists(scratch.path() / ("gyre-demo-" + name + "-training.svg")));
     CHECK_FALSE(std::filesystem::exists(scratch.path() / ("gyre-demo-" + name + "-training.svg.tmp")));
   }
+}
+
+TEST_CASE("demo spd and demo grassmann --compare: every normalization, every seed, one table and one plot") {
+  for (const auto which : {gyre::tools::ManifoldDemo::kSpd, gyre::tools::ManifoldDemo::kGrassmann}) {
+    const bool spd = which == gyre::tools::ManifoldDemo::kSpd;
+    const std::string name = spd ? "spd" : "grassmann";
+    CAPTURE(name);
+    const gyre::test::ScratchDir scratch("manifold-demo-compare-" + name);
+    gyre::tools::ManifoldDemoOptions options;
+    options.train_images = 64;
+    options.test_images = 32;
+    options.epochs = 1;
+    options.seeds = 2;
+    options.compare = true;
+    options.out_dir = scratch.path().string();
+    std::ostringstream out;
+    std::ostringstream progress;
+    const int code = gyre::tools::run_manifold_demo(which, options, out, progress, false);
+    std::ifstream in(scratch.path() / ("gyre-demo-" + name + "-compare.json"));
+    const nlohmann::json report = nlohmann::json::parse(in);
+    const std::vector<std::string> expected =
+        spd ? std::vector<std::string>{"none",      "spdnet_bn",          "liebn_lem", "liebn_lcm",
+                                       "liebn_aim", "liebn_aim_deformed", "gyrobn",    "gbw_rbn"}
+            : std::vector<std::string>{"none", "gyrobn", "rbn"};
+    REQUIRE(report["variants"].size() == expected.size());
+    bool all_learned = true;
+    for (std::size_t v = 0; v < expected.size(); ++v) {
+      const nlohmann::json& variant = report["variants"][v];
+      CHECK(variant["normalization"] == expected[v]);
+      CHECK(out.str().find(expected[v]) != std::string::npos);
+      REQUIRE(variant["runs"].size() == 2);
+      CHECK(variant["runs"][0]["seed"] != variant["runs"][1]["seed"]);
+      const double a = variant["runs"][0]["epochs"][0]["test_accuracy"].get<double>();
+      const double b = variant["runs"][1]["epochs"][0]["test_accuracy"].get<double>();
+      CHECK(std::abs(variant["test_accuracy_mean"].get<double>() - (a + b) / 2) <= 1e-12);
+      CHECK(std::abs(variant["test_accuracy_std"].get<double>() - std::abs(a - b) / std::sqrt(2.0)) <= 1e-12);
+      all_learned = all_learned && variant["test_accuracy_mean"].get<double>() >= 0.2;
+    }
+    CHECK(code == (all_learned ? 0 : 1));
+    CHECK(std::filesystem::exists(scratch.path() / ("gyre-demo-" + name + "-compare.svg")));
+  }
+  gyre::tools::ManifoldDemoOptions unknown;
+  unknown.norm = "batchnorm";
+  std::ostringstream out;
+  CHECK_THROWS_AS(gyre::tools::run_manifold_demo(gyre::tools::ManifoldDemo::kSpd, unknown, out, out, false),
+                  gyre::DomainError);
 }
 
 #ifndef GYRE_SANITIZED_BUILD
