@@ -144,7 +144,10 @@ TEST_CASE("representations: irreps, characters, generators and regular decomposi
       if (g.has_flips()) compare({1, 0.0}, theirs["generator_matrices"]["flip"]);
     }
     const Representation reg = regular_representation(g);
-    for (const auto& [irrep, count] : table["regular_decomposition"]["multiplicities"].items()) {
+    for (const auto& entry : table["regular_decomposition"]["multiplicities"].items()) {
+      // Named copies, not a structured binding: CAPTURE's lambda cannot capture one in C++17 (clang refuses).
+      const std::string irrep = entry.key();
+      const nlohmann::json& count = entry.value();
       CAPTURE(irrep);
       const Irrep psi = parse_irrep(g, irrep);
       CHECK(std::count(reg.irreps().begin(), reg.irreps().end(), psi) == count.get<long>());
