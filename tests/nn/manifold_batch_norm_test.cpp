@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <Eigen/QR>
 #include <doctest/doctest.h>
 #include <xtensor/xview.hpp>
 
@@ -353,4 +354,39 @@ TEST_CASE("Riemannian BN and GyroBN on SPD under AIM are the same map") {
   // The AIM transport from M to I is the congruence by M^-½ and from I to P by P^½, so both compute
   // P^½·(M^-½·X·M^-½)^f·P^½ — 1e-11: the same Karcher mean, matrix functions in another order.
   CHECK(xt::amax(xt::abs(rbn.forward(input).data - gyro_bn.forward(input).data))() <= 1e-11);
+}
+
+TEST_CASE("GyroBN and RBN in float: a spread Grassmann batch trains, and the mean lands on the bias") {
+  // GrNet's float features: the Karcher step in float stalls above frechet_mean's 8ε (it reached
+  // 4.3e-6 on Gr(12, 4)), so the layer's float default is 1000ε; the output mean then sits on the
+  // bias to float's accuracy (1e-3: B = 32 logs and exps in float, measured in double).
+  const gyre::Grassmann<double> space(12, 4);
+  const gyre::Grassmann<float> space_f(12, 4);
+  const TensorType type = gyre::nn::grassmann_features(12, 4, static_cast<int>(kChannels));
+  gyre::Rng rng(61);
+  const xt::xarray<double> input = batch_of(space, space.gyro_identity(), 32, 1.2, rng, {12, 4});
+  xt::xarray<double> bias = batch_of(space, space.gyro_identity(), 1, 0.5, rng, {12, 4});
+  bias.reshape({kChannels, 12, 4});
+  const auto check = [&](gyre::nn::Module<float>& layer) {
+    layer.parameters()[0]->value = xt::cast<float>(bias);
+    const xt::xarray<double> out =
+        xt::cast<double>(layer.forward(GeometricTensor<float>(type, xt::cast<float>(input))).data);
+    layer.discard_saved();
+    const auto params = gyre::batch::detail::items_of<gyre::Matrix<double>>("test", "bias", bias);
+    for (std::size_t c = 0; c < kChannels; ++c) {
+      const auto p = gyre::batch::detail::item<gyre::Matrix<double>>(bias, params, static_cast<std::ptrdiff_t>(c));
+      // Float bases are orthonormal to float's accuracy: re-orthonormalise (same subspaces) in double.
+      std::vector<gyre::Matrix<double>> outputs;
+      for (const gyre::Matrix<double>& u : channel<gyre::Grassmann<double>>(out, c)) {
+        const Eigen::HouseholderQR<gyre::Matrix<double>> qr(u);
+        outputs.push_back(qr.householderQ() * gyre::Matrix<double>::Identity(12, 4));
+      }
+      CHECK(space.dist(gyre::frechet_mean(space, outputs).point, p) <= 1e-3);
+    }
+  };
+  GyroBatchNorm<gyre::Grassmann<float>> gyro_layer(space_f, type);
+  check(gyro_layer);
+  gyre::nn::RiemannianBatchNorm<gyre::Grassmann<float>> transport_layer(
+      gyre::nn::TransportCentring<gyre::Grassmann<float>>(space_f, space_f.gyro_identity()), type);
+  check(transport_layer);
 }

@@ -22,7 +22,8 @@
 // variance s²·v/(v + ε). Running mean ← geodesic(mean, M, momentum), running variance ← (1 − m)·
 // variance + m·v, from e and 1.
 //
-// Mean modes: kConverged (the default: Karcher to a tolerance, 0 meaning frechet_mean's 8·ε, with
+// Mean modes: kConverged (the default: Karcher to a tolerance, 0 meaning frechet_mean's 8·ε in
+// double and 1000·ε in float, where the step stalls above 8ε; with
 // the implicit derivative of geometry/frechet_mean_vjp.hpp) and kReference (the GyroBN code's: K
 // Karcher steps from the first item, no stopping test, unrolled derivative). detach_statistics
 // reproduces the references' .detach(); normalize_variance = false leaves out the scaling — on SPD
