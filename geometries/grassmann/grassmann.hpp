@@ -150,6 +150,8 @@ class Grassmann {
 
   [[nodiscard]] int n() const { return n_; }
   [[nodiscard]] int p() const { return p_; }
+  /// Gr(n, p) over double: where the derivative of a float batch's mean is assembled (frechet_mean_vjp).
+  [[nodiscard]] Grassmann<double> in_double() const { return {n_, p_}; }
   [[nodiscard]] int dim() const { return p_ * (n_ - p_); }
   [[nodiscard]] T injectivity_radius() const { return boost::math::constants::half_pi<T>(); }
 

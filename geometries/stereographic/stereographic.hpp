@@ -66,6 +66,9 @@ class Stereographic {
 
   [[nodiscard]] int n() const { return n_; }
   [[nodiscard]] T kappa() const { return kappa_; }
+  /// The same model over double: where the derivative of a float batch's mean is assembled
+  /// (frechet_mean_vjp; for κ > 0 there is a cut locus).
+  [[nodiscard]] Stereographic<double> in_double() const { return {n_, static_cast<double>(kappa_)}; }
   [[nodiscard]] int dim() const { return n_; }
   [[nodiscard]] T injectivity_radius() const {
     if (kappa_ <= 0) return std::numeric_limits<T>::infinity();

@@ -20,10 +20,13 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <Eigen/LU>
 
+#include "gyre/core/checks.hpp"
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/manifold.hpp"
@@ -55,6 +58,17 @@ template <class M>
   return basis;
 }
 
+namespace detail {
+
+/// Spaces with a cut locus (Grassmann, the positively curved stereographic model) have `in_double()`:
+/// the same geometry over double, in which frechet_mean_vjp assembles the Jacobian of float batches.
+template <class M, class = void>
+struct has_double_twin : std::false_type {};
+template <class M>
+struct has_double_twin<M, std::void_t<decltype(std::declval<const M&>().in_double())>> : std::true_type {};
+
+}  // namespace detail
+
 /// ∂L/∂xᵢ of the converged Fréchet mean m of `points`, from G = ∂L/∂m (implicit derivative).
 template <class M>
 [[nodiscard]] std::vector<typename M::Point> frechet_mean_vjp(const M& space, const typename M::Point& mean,
@@ -64,6 +78,26 @@ template <class M>
   using T = typename M::Scalar;
   using Point = typename M::Point;
   using Tangent = typename M::Tangent;
+  if constexpr (std::is_same_v<T, float> && detail::has_double_twin<M>::value) {
+    // A point near the mean's cut locus (a principal angle near π/2 on Gr(n, p)) has a log VJP of
+    // 1e9–1e14 in the directions that turn its geodesic; float rounding of that term alone (1e7)
+    // swamps the O(B) Jacobian the other points give, and the solve finds it singular (GrNet with
+    // GyroBN in float stopped so: rank 5 of 32). In double the rounding stays below 1, and the
+    // huge direction only pins λ to zero there, which is the exact limit. The points were checked
+    // in float; double-precision checks would reject their float rounding, hence ChecksOff.
+    const auto wide = space.in_double();
+    using WidePoint = typename std::decay_t<decltype(wide)>::Point;
+    const ChecksOff validated_in_float;
+    std::vector<WidePoint> wide_points;
+    wide_points.reserve(points.size());
+    for (const Point& x : points) wide_points.push_back(x.template cast<double>());
+    const std::vector<WidePoint> wide_grads = frechet_mean_vjp(wide, WidePoint(mean.template cast<double>()),
+                                                               wide_points, WidePoint(g.template cast<double>()));
+    std::vector<Point> grads;
+    grads.reserve(points.size());
+    for (const WidePoint& w : wide_grads) grads.push_back(w.template cast<float>());
+    return grads;
+  }
   const std::vector<Tangent> basis = tangent_basis(space, mean);
   const auto d = static_cast<Eigen::Index>(basis.size());
   Matrix<T> a(d, d);
