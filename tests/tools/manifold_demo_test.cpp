@@ -199,4 +199,21 @@ TEST_CASE("demo spd and demo grassmann: on 2000 images and two epochs both netwo
     CHECK(report["epochs"][1]["test_accuracy"].get<double>() > 0.45);
   }
 }
+
+TEST_CASE("demo grassmann --norm gyrobn: GrNet with GyroBN trains in float past its features reaching the cut locus") {
+  // Seed 11 on 2000 images stopped in its second epoch twice: first on a float-assembled singular
+  // Karcher Jacobian, then on Grassmann::log at cos θ = 1.6e-7 < 4ε. Now it trains (the run measured
+  // 65.6 % after 4 epochs on 2000 test images).
+  const gyre::test::ScratchDir scratch("manifold-demo-gyrobn");
+  gyre::tools::ManifoldDemoOptions options;
+  options.train_images = 2000;
+  options.test_images = 500;
+  options.epochs = 2;
+  options.norm = "gyrobn";
+  options.seed = 11;
+  options.out_dir = scratch.path().string();
+  std::ostringstream out;
+  std::ostringstream progress;
+  CHECK(gyre::tools::run_manifold_demo(gyre::tools::ManifoldDemo::kGrassmann, options, out, progress, false) == 0);
+}
 #endif

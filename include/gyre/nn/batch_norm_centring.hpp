@@ -36,6 +36,12 @@ struct GyroCentring {
 
   GyroCentring(S s) : space(std::move(s)), origin(space.gyro_identity()) {}  // NOLINT: a space is its centring
 
+  /// The same centring over double, for spaces with `in_double()` (those with a cut locus).
+  template <class U = S>
+  [[nodiscard]] auto in_double() const -> GyroCentring<decltype(std::declval<const U&>().in_double())> {
+    return {space.in_double()};
+  }
+
   S space;
   Point origin;
 
@@ -69,6 +75,13 @@ struct TransportCentring {
   /// e = origin_point (checked to be a point of the space).
   TransportCentring(S s, Point origin_point) : space(std::move(s)), origin(std::move(origin_point)) {
     space.check_point(origin);
+  }
+
+  /// The same centring over double, for spaces with `in_double()` (those with a cut locus). The
+  /// origin is checked again in double: the identity and the ball's centre are exact in float.
+  template <class U = S>
+  [[nodiscard]] auto in_double() const -> TransportCentring<decltype(std::declval<const U&>().in_double())> {
+    return {space.in_double(), origin.template cast<double>()};
   }
 
   S space;

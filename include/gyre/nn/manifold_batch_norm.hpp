@@ -28,6 +28,9 @@
 // Karcher steps from the first item, no stopping test, unrolled derivative). detach_statistics
 // reproduces the references' .detach(); normalize_variance = false leaves out the scaling — on SPD
 // under AIM, GyroBN and the Riemannian BN then both are SPDNetBN (Brooks et al. 2019).
+// Float layers on spaces with a cut locus (the Grassmannian, κ-stereographic) centre, place and take
+// their statistics and derivatives in double (detail::working_centring); data and parameters stay
+// float.
 // Differences from the GyroBN code (GitZH-Chen/GyroBN at eaa2bfb), each deliberate: the Grassmann
 // reference's default exp_mode='cayley' computes (I − A)(I + A)⁻¹ ≈ exp(−2A) where exp(A) is meant,
 // so it neither centres the batch nor scales its variance as the theory says — Gyre uses the true
@@ -39,6 +42,8 @@
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <xtensor/xarray.hpp>
@@ -59,6 +64,25 @@ namespace gyre::nn {
 /// GyroBN's options: the options every manifold batch norm shares.
 using GyroBatchNormOptions = BatchNormOptions;
 
+namespace detail {
+
+/// Where a manifold batch norm computes its statistics: in the centring's own precision, except for
+/// float spaces with a cut locus (those with `in_double()`: Grassmann, κ-stereographic), which work in
+/// double. Their float features can come within float rounding of the batch mean's cut locus, where
+/// the float log is undetermined (GrNet with GyroBN stopped so: cos θ = 1.6e-7 < 4ε), while the
+/// float data still determine it in double.
+template <class C, class = void>
+struct working_centring {
+  using type = C;
+};
+template <class C>
+struct working_centring<C, std::enable_if_t<std::is_same_v<typename C::Space::Scalar, float>,
+                                            std::void_t<decltype(std::declval<const C&>().in_double())>>> {
+  using type = decltype(std::declval<const C&>().in_double());
+};
+
+}  // namespace detail
+
 /// Batch normalization through T_e with a centring policy (see the header comment).
 template <class Centring>
 class ManifoldBatchNorm : public Module<typename Centring::Space::Scalar> {
@@ -67,6 +91,8 @@ class ManifoldBatchNorm : public Module<typename Centring::Space::Scalar> {
   using T = typename Space::Scalar;
   using Point = typename Space::Point;
   using Tangent = typename Space::Tangent;
+  /// The centring the statistics are computed with: Centring itself, or its double twin.
+  using Working = typename detail::working_centring<Centring>::type;
 
   /// features: none × (this space)[C]; the fiber's space also carries the bias parameter.
   /// DomainError for ε ≤ 0, a momentum outside [0, 1] or a bad mean budget.
@@ -100,29 +126,37 @@ class ManifoldBatchNorm : public Module<typename Centring::Space::Scalar> {
   [[nodiscard]] const xt::xarray<T>& batch_variance() const noexcept { return batch_variance_; }
 
  private:
+  using W = typename Working::Space::Scalar;
+  using WPoint = typename Working::Point;
+  using WTangent = typename Working::Tangent;
+  static constexpr bool kWidened = !std::is_same_v<Working, Centring>;
+
   struct ChannelCall {
-    std::vector<Point> x;
-    std::vector<Tangent> w;  // centre(M, xᵢ) ∈ T_e
-    Point mean;
-    T variance = 0;
-    T factor = 0;
+    std::vector<WPoint> x;
+    std::vector<WTangent> w;  // centre(M, xᵢ) ∈ T_e
+    WPoint mean;
+    W variance = 0;
+    W factor = 0;
   };
   struct Call {
     bool batch_statistics = false;
     std::vector<ChannelCall> channels;
   };
 
-  [[nodiscard]] Point batch_mean_of(const std::vector<Point>& items) const;
-  [[nodiscard]] std::vector<Point> batch_mean_vjp(const std::vector<Point>& items, const Point& mean,
-                                                  const Point& g) const;
+  [[nodiscard]] WPoint batch_mean_of(const std::vector<WPoint>& items) const;
+  [[nodiscard]] std::vector<WPoint> batch_mean_vjp(const std::vector<WPoint>& items, const WPoint& mean,
+                                                   const WPoint& g) const;
   // 2κ·flat_e(u): the Euclidean gradient of κ‖u‖²_e, from a Frobenius-orthonormal basis of T_e.
-  [[nodiscard]] Tangent squared_norm_gradient(const Tangent& u) const;
+  [[nodiscard]] WTangent squared_norm_gradient(const WTangent& u) const;
+  static WPoint widen(const Point& p) { return p.template cast<W>(); }
+  static Point narrow(const WPoint& p) { return p.template cast<T>(); }
 
   Centring centring_;
+  Working working_;
   TensorType type_;
   BatchNormOptions options_;
   int channels_;
-  std::vector<Tangent> origin_basis_;
+  std::vector<WTangent> origin_basis_;
   Parameter<T> bias_;
   Parameter<T> scale_;
   xt::xarray<T> running_mean_, running_variance_;

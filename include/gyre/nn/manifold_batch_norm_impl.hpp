@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "gyre/core/batch.hpp"
+#include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/parallel.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
@@ -21,9 +23,25 @@
 
 namespace gyre::nn {
 
+namespace detail {
+
+template <class Working, class Centring>
+Working make_working(const Centring& centring) {
+  if constexpr (std::is_same_v<Working, Centring>) {
+    return centring;
+  } else {
+    return centring.in_double();
+  }
+}
+
+}  // namespace detail
+
 template <class Centring>
 ManifoldBatchNorm<Centring>::ManifoldBatchNorm(Centring centring, TensorType features, BatchNormOptions options)
-    : centring_(std::move(centring)), type_(std::move(features)), options_(options) {
+    : centring_(std::move(centring)),
+      working_(detail::make_working<Working>(centring_)),
+      type_(std::move(features)),
+      options_(options) {
   const ManifoldFiber& fiber = type_.manifold(Centring::kLayerName);
   if (type_.base() != Base::kNone) {
     throw ShapeError(Centring::kLayerName, "needs features none × (a manifold)[C]", type_.describe());
@@ -33,7 +51,7 @@ ManifoldBatchNorm<Centring>::ManifoldBatchNorm(Centring centring, TensorType fea
   if (options_.mean_mode == LieMeanMode::kConverged) {
     check_mean_options(Centring::kLayerName, FrechetMeanOptions{options_.max_iterations, options_.tolerance});
   }
-  origin_basis_ = tangent_basis(centring_.space, centring_.origin);
+  origin_basis_ = tangent_basis(working_.space, working_.origin);
   // Bias and running mean start at e; their item shape is the fiber's (ShapeError if e does not fit).
   std::vector<std::size_t> shape = {static_cast<std::size_t>(channels_)};
   const std::vector<std::size_t>& item = fiber.item_shape();
@@ -52,36 +70,37 @@ ManifoldBatchNorm<Centring>::ManifoldBatchNorm(Centring centring, TensorType fea
 }
 
 template <class Centring>
-typename ManifoldBatchNorm<Centring>::Point ManifoldBatchNorm<Centring>::batch_mean_of(
-    const std::vector<Point>& items) const {
+typename ManifoldBatchNorm<Centring>::WPoint ManifoldBatchNorm<Centring>::batch_mean_of(
+    const std::vector<WPoint>& items) const {
   if (options_.mean_mode == LieMeanMode::kReference) {
-    return karcher_steps(centring_.space, items, options_.karcher_steps);
+    return karcher_steps(working_.space, items, options_.karcher_steps);
   }
   // Tolerance 0: frechet_mean's 8ε in double. In float, the Karcher step of a spread batch stalls near
   // 1e-5 (measured 4.3e-6 on GrNet's Gr(12, 4) features), above 8ε and still creeping down, so the
   // rounding-floor test does not fire and training would end in ConvergenceError: 1000ε (1.2e-4),
-  // LieBN's default, instead.
+  // LieBN's default, instead. Float layers that work in double keep it: their data hold float's
+  // precision, and near the cut locus the double iteration crawls too (1.6e-9 after 100 steps).
   const double tolerance = options_.tolerance > 0     ? options_.tolerance
                            : std::is_same_v<T, float> ? 1000.0 * std::numeric_limits<float>::epsilon()
                                                       : 0.0;
-  return frechet_mean(centring_.space, items, {}, FrechetMeanOptions{options_.max_iterations, tolerance}).point;
+  return frechet_mean(working_.space, items, {}, FrechetMeanOptions{options_.max_iterations, tolerance}).point;
 }
 
 template <class Centring>
-std::vector<typename ManifoldBatchNorm<Centring>::Point> ManifoldBatchNorm<Centring>::batch_mean_vjp(
-    const std::vector<Point>& items, const Point& mean, const Point& g) const {
+std::vector<typename ManifoldBatchNorm<Centring>::WPoint> ManifoldBatchNorm<Centring>::batch_mean_vjp(
+    const std::vector<WPoint>& items, const WPoint& mean, const WPoint& g) const {
   if (options_.mean_mode == LieMeanMode::kReference) {
-    return karcher_steps_vjp(centring_.space, items, options_.karcher_steps, g);
+    return karcher_steps_vjp(working_.space, items, options_.karcher_steps, g);
   }
-  return frechet_mean_vjp(centring_.space, mean, items, g);
+  return frechet_mean_vjp(working_.space, mean, items, g);
 }
 
 template <class Centring>
-typename ManifoldBatchNorm<Centring>::Tangent ManifoldBatchNorm<Centring>::squared_norm_gradient(
-    const Tangent& u) const {
-  Tangent flat = Tangent::Zero(u.rows(), u.cols());
-  for (const Tangent& t : origin_basis_) flat += centring_.space.inner(centring_.origin, u, t) * t;
-  return T(2 * options_.metric_scale) * flat;
+typename ManifoldBatchNorm<Centring>::WTangent ManifoldBatchNorm<Centring>::squared_norm_gradient(
+    const WTangent& u) const {
+  WTangent flat = WTangent::Zero(u.rows(), u.cols());
+  for (const WTangent& t : origin_basis_) flat += working_.space.inner(working_.origin, u, t) * t;
+  return W(2 * options_.metric_scale) * flat;
 }
 
 template <class Centring>
@@ -95,6 +114,9 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
     throw ShapeError(where.c_str(), "a training batch needs at least 2 items (one has no variance)", batch);
   }
   type_.manifold().space<T>().check_points(input.data);
+  // Checked in float; the double work would reject the float rounding of orthonormality and norms.
+  std::optional<ChecksOff> checked_in_own_precision;
+  if constexpr (kWidened) checked_in_own_precision.emplace();
   const batch::detail::Items items = batch::detail::items_of<Point>(where.c_str(), "input", input.data);
   const batch::detail::Items params = batch::detail::items_of<Point>(where.c_str(), "bias", bias_.value);
   const auto c_count = static_cast<std::size_t>(channels_);
@@ -104,47 +126,48 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
   Call call;
   call.batch_statistics = batch_statistics;
   call.channels.resize(c_count);
-  const T eps = static_cast<T>(options_.eps);
+  const W eps = static_cast<W>(options_.eps);
   for (std::size_t c = 0; c < c_count; ++c) {
     ChannelCall& ch = call.channels[c];
     ch.x.resize(batch);
     ch.w.resize(batch);
     for (std::size_t i = 0; i < batch; ++i) {
-      ch.x[i] = batch::detail::item<Point>(input.data, items, static_cast<std::ptrdiff_t>(i * c_count + c));
+      ch.x[i] = widen(batch::detail::item<Point>(input.data, items, static_cast<std::ptrdiff_t>(i * c_count + c)));
     }
-    ch.mean = batch_statistics ? batch_mean_of(ch.x)
-                               : batch::detail::item<Point>(running_mean_, params, static_cast<std::ptrdiff_t>(c));
+    ch.mean = batch_statistics
+                  ? batch_mean_of(ch.x)
+                  : widen(batch::detail::item<Point>(running_mean_, params, static_cast<std::ptrdiff_t>(c)));
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
-      ch.w[u] = centring_.centre(ch.mean, ch.x[u]);
+      ch.w[u] = working_.centre(ch.mean, ch.x[u]);
     });
     if (batch_statistics) {
-      T sum = 0;
-      for (const Tangent& w : ch.w) sum += centring_.space.inner(centring_.origin, w, w);
-      ch.variance = static_cast<T>(options_.metric_scale) * sum / static_cast<T>(batch);
+      W sum = 0;
+      for (const WTangent& w : ch.w) sum += working_.space.inner(working_.origin, w, w);
+      ch.variance = static_cast<W>(options_.metric_scale) * sum / static_cast<W>(batch);
     } else {
-      ch.variance = running_variance_(c);
+      ch.variance = static_cast<W>(running_variance_(c));
     }
-    ch.factor = options_.normalize_variance ? scale_.value(c) / std::sqrt(ch.variance + eps) : T(1);
-    const Point bias = batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c));
+    ch.factor = options_.normalize_variance ? static_cast<W>(scale_.value(c)) / std::sqrt(ch.variance + eps) : W(1);
+    const WPoint bias = widen(batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c)));
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
       batch::detail::store<Point>(output, items, static_cast<std::ptrdiff_t>(u * c_count + c),
-                                  centring_.place(bias, Tangent(ch.factor * ch.w[u])));
+                                  narrow(working_.place(bias, WTangent(ch.factor * ch.w[u]))));
     });
   }
   if (batch_statistics) {
-    const T m = static_cast<T>(options_.momentum);
-    const Space& space = centring_.space;
+    const W m = static_cast<W>(options_.momentum);
+    const auto& space = working_.space;
     for (std::size_t c = 0; c < c_count; ++c) {
       const ChannelCall& ch = call.channels[c];
       const auto k = static_cast<std::ptrdiff_t>(c);
-      batch::detail::store<Point>(batch_mean_, params, k, ch.mean);
-      batch_variance_(c) = ch.variance;
-      const Point running = batch::detail::item<Point>(running_mean_, params, k);
+      batch::detail::store<Point>(batch_mean_, params, k, narrow(ch.mean));
+      batch_variance_(c) = static_cast<T>(ch.variance);
+      const WPoint running = widen(batch::detail::item<Point>(running_mean_, params, k));
       batch::detail::store<Point>(running_mean_, params, k,
-                                  space.exp(running, Tangent(m * space.log(running, ch.mean))));
-      running_variance_(c) = (1 - m) * running_variance_(c) + m * ch.variance;
+                                  narrow(space.exp(running, WTangent(m * space.log(running, ch.mean)))));
+      running_variance_(c) = static_cast<T>((1 - m) * static_cast<W>(running_variance_(c)) + m * ch.variance);
     }
   }
   saved_.push(std::move(call));
@@ -167,54 +190,57 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
   const auto c_count = static_cast<std::size_t>(channels_);
   const auto b_count = static_cast<std::ptrdiff_t>(batch);
   const double work = batch::detail::item_work(items);
-  const T eps = static_cast<T>(options_.eps);
+  const W eps = static_cast<W>(options_.eps);
+  std::optional<ChecksOff> checked_in_own_precision;  // as in forward
+  if constexpr (kWidened) checked_in_own_precision.emplace();
   const bool through_statistics = call.batch_statistics && !options_.detach_statistics;
   xt::xarray<T> grad_input = xt::xarray<T>::from_shape(grad_output.data.shape());
   xt::xarray<T> grad_bias = xt::zeros_like(bias_.value);
   xt::xarray<T> grad_scale = xt::zeros_like(scale_.value);
   for (std::size_t c = 0; c < c_count; ++c) {
     const ChannelCall& ch = call.channels[c];
-    const Point bias = batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c));
-    std::vector<Point> grad_bias_items(batch);
-    std::vector<Tangent> grad_w(batch);
-    std::vector<T> grad_factor_items(batch);
+    const WPoint bias = widen(batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c)));
+    std::vector<WPoint> grad_bias_items(batch);
+    std::vector<WTangent> grad_w(batch);
+    std::vector<W> grad_factor_items(batch);
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
-      const Point g = batch::detail::item<Point>(grad_output.data, items, static_cast<std::ptrdiff_t>(u * c_count + c));
-      const ComposeVjp<Point> placed = centring_.place_vjp(bias, Tangent(ch.factor * ch.w[u]), g);
+      const WPoint g =
+          widen(batch::detail::item<Point>(grad_output.data, items, static_cast<std::ptrdiff_t>(u * c_count + c)));
+      const ComposeVjp<WPoint> placed = working_.place_vjp(bias, WTangent(ch.factor * ch.w[u]), g);
       grad_bias_items[u] = placed.a;
       grad_factor_items[u] = placed.b.cwiseProduct(ch.w[u]).sum();
       grad_w[u] = ch.factor * placed.b;
     });
-    T grad_factor = 0;
-    Point grad_bias_c = Point::Zero(bias.rows(), bias.cols());
+    W grad_factor = 0;
+    WPoint grad_bias_c = WPoint::Zero(bias.rows(), bias.cols());
     for (std::size_t u = 0; u < batch; ++u) {
       grad_factor += grad_factor_items[u];
       grad_bias_c += grad_bias_items[u];
     }
-    if (options_.normalize_variance) grad_scale(c) = grad_factor / std::sqrt(ch.variance + eps);
+    if (options_.normalize_variance) grad_scale(c) = static_cast<T>(grad_factor / std::sqrt(ch.variance + eps));
     // f = s/√(v + ε): ∂f/∂v = −f/(2(v + ε)); v = (κ/B)·Σ ‖wᵢ‖²_e.
-    const T grad_variance =
-        through_statistics && options_.normalize_variance ? -grad_factor * ch.factor / (2 * (ch.variance + eps)) : T(0);
-    std::vector<Point> grad_x(batch), grad_mean_items(batch);
+    const W grad_variance =
+        through_statistics && options_.normalize_variance ? -grad_factor * ch.factor / (2 * (ch.variance + eps)) : W(0);
+    std::vector<WPoint> grad_x(batch), grad_mean_items(batch);
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
-      Tangent total = grad_w[u];
-      if (grad_variance != 0) total += (grad_variance / static_cast<T>(batch)) * squared_norm_gradient(ch.w[u]);
-      const ComposeVjp<Point> centred = centring_.centre_vjp(ch.mean, ch.x[u], total);
+      WTangent total = grad_w[u];
+      if (grad_variance != 0) total += (grad_variance / static_cast<W>(batch)) * squared_norm_gradient(ch.w[u]);
+      const ComposeVjp<WPoint> centred = working_.centre_vjp(ch.mean, ch.x[u], total);
       grad_mean_items[u] = centred.a;
       grad_x[u] = centred.b;
     });
     if (through_statistics) {
-      Point grad_mean = Point::Zero(bias.rows(), bias.cols());
-      for (const Point& g : grad_mean_items) grad_mean += g;
-      const std::vector<Point> through_mean = batch_mean_vjp(ch.x, ch.mean, grad_mean);
+      WPoint grad_mean = WPoint::Zero(bias.rows(), bias.cols());
+      for (const WPoint& g : grad_mean_items) grad_mean += g;
+      const std::vector<WPoint> through_mean = batch_mean_vjp(ch.x, ch.mean, grad_mean);
       for (std::size_t u = 0; u < batch; ++u) grad_x[u] += through_mean[u];
     }
     for (std::size_t u = 0; u < batch; ++u) {
-      batch::detail::store<Point>(grad_input, items, static_cast<std::ptrdiff_t>(u * c_count + c), grad_x[u]);
+      batch::detail::store<Point>(grad_input, items, static_cast<std::ptrdiff_t>(u * c_count + c), narrow(grad_x[u]));
     }
-    batch::detail::store<Point>(grad_bias, params, static_cast<std::ptrdiff_t>(c), grad_bias_c);
+    batch::detail::store<Point>(grad_bias, params, static_cast<std::ptrdiff_t>(c), narrow(grad_bias_c));
   }
   bias_.grad += grad_bias;
   scale_.grad += grad_scale;
