@@ -28,6 +28,7 @@
 #include "../spd/log_cholesky.hpp"
 #include "../stereographic/stereographic.hpp"
 #include "gyre/core/checks.hpp"
+#include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/group_derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
@@ -65,13 +66,7 @@ class Correlation {
     return x;
   }
   [[nodiscard]] Point from_balls(const Rows& x) const {
-    Matrix<T> l = Matrix<T>::Zero(n_, n_);
-    l(0, 0) = 1;
-    for (int i = 1; i < n_; ++i) {
-      const T s = 1 + x[i - 1].squaredNorm();
-      l.row(i).head(i) = (2 / s) * x[i - 1].transpose();
-      l(i, i) = (2 - s) / s;  // (1 − ‖x‖²)/(1 + ‖x‖²)
-    }
+    const Matrix<T> l = lower_from_balls(x);
     Point c = linalg::symmetric_part<T>(l * l.transpose());
     c.diagonal().setOnes();  // exact by construction; remove the rounding
     return c;
@@ -88,16 +83,7 @@ class Correlation {
     return dx;
   }
   [[nodiscard]] Tangent tangent_from_balls(const Rows& x, const Rows& dx) const {
-    const Point c = from_balls(x);
-    const Matrix<T> l = spd::cholesky_factor<T>("Correlation::tangent_from_balls", c);
-    Matrix<T> dl = Matrix<T>::Zero(n_, n_);
-    for (int i = 1; i < n_; ++i) {
-      const T s = 1 + x[i - 1].squaredNorm();
-      const T xdx = x[i - 1].dot(dx[i - 1]);
-      dl.row(i).head(i) = ((2 / s) * dx[i - 1] - (4 * xdx / (s * s)) * x[i - 1]).transpose();
-      dl(i, i) = -4 * xdx / (s * s);
-    }
-    Tangent v = spd::spd_tangent<T>(l, dl);
+    Tangent v = spd::spd_tangent<T>(lower_from_balls(x), lower_tangent_from_balls(x, dx));
     v.diagonal().setZero();
     return v;
   }
@@ -131,6 +117,80 @@ class Correlation {
     for (int i = 1; i < n_; ++i) moved.push_back(ball(i).transport(x[i - 1], y[i - 1], dw[i - 1]));
     return tangent_from_balls(y, moved);
   }
+
+  // ── Derivatives (gyre/core/derivatives.hpp) ──
+  // exp, log and transport are the balls' between the charts: x = to_balls(C), tangents crossing by
+  // A(x) = D from_balls(x) and its inverse D to_balls(C). Their VJPs chain the balls' VJPs between
+  // the charts' adjoints (from_balls_vjp, to_balls_vjp), plus the chart's curvature where a tangent
+  // crosses at a moving point: ∂ₓ⟨G, A(x)[w]⟩ (from_balls_curvature_vjp) for log and the transported
+  // vector, and −∂ₓ⟨Ĝ, A(x)[dx]⟩ with Ĝ = A⁻ᵀḡ for a tangent entering (δ(A⁻¹) = −A⁻¹·δA·A⁻¹).
+  [[nodiscard]] ExpVjp<Point, Tangent> exp_vjp(const Point& c, const Tangent& v, const Point& g) const {
+    if (checks_enabled()) {
+      check_point_tangent("Correlation::exp_vjp", c, v);
+      spd::check_cotangent("Correlation::exp_vjp", g, n_);
+    }
+    const Rows x = to_balls(c);
+    const Rows dx = tangent_to_balls(c, v);
+    Rows y;
+    for (int i = 1; i < n_; ++i) y.push_back(ball(i).exp(x[i - 1], dx[i - 1]));
+    const Rows grad_y = from_balls_vjp(y, g);
+    Rows grad_x, grad_dx;
+    for (int i = 1; i < n_; ++i) {
+      ExpVjp<Vector<T>, Vector<T>> row = ball(i).exp_vjp(x[i - 1], dx[i - 1], grad_y[i - 1]);
+      grad_x.push_back(std::move(row.x));
+      grad_dx.push_back(std::move(row.v));
+    }
+    Tangent grad_v = to_balls_vjp(c, grad_dx);
+    const Rows curvature = from_balls_curvature_vjp(x, dx, grad_v);
+    for (int i = 1; i < n_; ++i) grad_x[i - 1] -= curvature[i - 1];
+    return {to_balls_vjp(c, grad_x), std::move(grad_v)};
+  }
+  [[nodiscard]] LogVjp<Point> log_vjp(const Point& c, const Point& d, const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Correlation::log_vjp", c, d);
+      spd::check_cotangent("Correlation::log_vjp", g, n_);
+    }
+    const Rows x = to_balls(c);
+    const Rows y = to_balls(d);
+    Rows w;
+    for (int i = 1; i < n_; ++i) w.push_back(ball(i).log(x[i - 1], y[i - 1]));
+    const Rows grad_w = from_balls_vjp(x, g);
+    const Rows curvature = from_balls_curvature_vjp(x, w, g);
+    Rows grad_x, grad_y;
+    for (int i = 1; i < n_; ++i) {
+      LogVjp<Vector<T>> row = ball(i).log_vjp(x[i - 1], y[i - 1], grad_w[i - 1]);
+      grad_x.push_back(row.x + curvature[i - 1]);
+      grad_y.push_back(std::move(row.y));
+    }
+    return {to_balls_vjp(c, grad_x), to_balls_vjp(d, grad_y)};
+  }
+  [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& c, const Point& d, const Tangent& w,
+                                                           const Tangent& g) const {
+    if (checks_enabled()) {
+      check_two_points("Correlation::transport_vjp", c, d);
+      check_tangent("Correlation::transport_vjp", w);
+      spd::check_cotangent("Correlation::transport_vjp", g, n_);
+    }
+    const Rows x = to_balls(c);
+    const Rows y = to_balls(d);
+    const Rows dw = tangent_to_balls(c, w);
+    Rows moved;
+    for (int i = 1; i < n_; ++i) moved.push_back(ball(i).transport(x[i - 1], y[i - 1], dw[i - 1]));
+    const Rows grad_moved = from_balls_vjp(y, g);
+    const Rows curvature_y = from_balls_curvature_vjp(y, moved, g);
+    Rows grad_x, grad_y, grad_dw;
+    for (int i = 1; i < n_; ++i) {
+      TransportVjp<Vector<T>, Vector<T>> row = ball(i).transport_vjp(x[i - 1], y[i - 1], dw[i - 1], grad_moved[i - 1]);
+      grad_x.push_back(std::move(row.x));
+      grad_y.push_back(row.y + curvature_y[i - 1]);
+      grad_dw.push_back(std::move(row.w));
+    }
+    Tangent grad_w = to_balls_vjp(c, grad_dw);
+    const Rows curvature_x = from_balls_curvature_vjp(x, dw, grad_w);
+    for (int i = 1; i < n_; ++i) grad_x[i - 1] -= curvature_x[i - 1];
+    return {to_balls_vjp(c, grad_x), to_balls_vjp(d, grad_y), std::move(grad_w)};
+  }
+
   [[nodiscard]] T inner(const Point& c, const Tangent& u, const Tangent& v) const {
     if (checks_enabled()) {
       check_point_tangent("Correlation::inner", c, u);
@@ -294,11 +354,54 @@ class Correlation {
   // (2x/s, 2/s − 1) with s = 1 + ‖x‖², ds = 2⟨x, dx⟩, so x̄ = (2/s)·ā − (4/s²)(⟨ā, x⟩ + b̄)·x for
   // ā, b̄ the row's parts of L̄.
   Rows from_balls_vjp(const Rows& x, const Matrix<T>& g) const {
-    Matrix<T> off = g;
-    off.diagonal().setZero();
-    const Matrix<T> c = from_balls(x);
-    const Matrix<T> l = spd::cholesky_factor<T>("Correlation::from_balls_vjp", c);
-    const Matrix<T> grad_l = (off + off.transpose()) * l;
+    return rows_vjp(x, off_diagonal_symmetrized(g) * lower_from_balls(x));
+  }
+
+  // ∇ₓ⟨G, A(x)[w]⟩ for fixed w, A(x) = D from_balls(x): the chart's second derivative. With
+  // S = G₀ + G₀ᵀ, ⟨G, dL Lᵀ + L dLᵀ⟩ = ⟨S, dL Lᵀ⟩, so row i gets Dr(xᵢ)ᵀ(S·dL)ᵢ through L and
+  // ∇⟨(S·L)ᵢ, Dr(xᵢ)[wᵢ]⟩ through dL. For u = (ū, u₀), ⟨u, Dr(x)[w]⟩ = (2/s)⟨ū, w⟩ −
+  // (4/s²)⟨x, w⟩(⟨ū, x⟩ + u₀), whose gradient is −(4/s²)[⟨ū, w⟩x + (⟨ū, x⟩ + u₀)w + ⟨x, w⟩ū] +
+  // (16/s³)⟨x, w⟩(⟨ū, x⟩ + u₀)x.
+  Rows from_balls_curvature_vjp(const Rows& x, const Rows& w, const Matrix<T>& g) const {
+    const Matrix<T> sym = off_diagonal_symmetrized(g);
+    const Matrix<T> through_dl = sym * lower_from_balls(x);
+    Rows grad = rows_vjp(x, sym * lower_tangent_from_balls(x, w));
+    for (int i = 1; i < n_; ++i) {
+      const Vector<T>& row = x[i - 1];
+      const Vector<T>& dir = w[i - 1];
+      const T s = 1 + row.squaredNorm();
+      const Vector<T> u = through_dl.row(i).head(i).transpose();
+      const T xw = row.dot(dir);
+      const T ux = u.dot(row) + through_dl(i, i);
+      grad[i - 1] += (16 * xw * ux / (s * s * s) - 4 * u.dot(dir) / (s * s)) * row - (4 * ux / (s * s)) * dir -
+                     (4 * xw / (s * s)) * u;
+    }
+    return grad;
+  }
+
+  // L with rows rᵢ = (2xᵢ, 1 − ‖xᵢ‖²)/(1 + ‖xᵢ‖²) (row 0: e₀), and its derivative along dx.
+  Matrix<T> lower_from_balls(const Rows& x) const {
+    Matrix<T> l = Matrix<T>::Zero(n_, n_);
+    l(0, 0) = 1;
+    for (int i = 1; i < n_; ++i) {
+      const T s = 1 + x[i - 1].squaredNorm();
+      l.row(i).head(i) = (2 / s) * x[i - 1].transpose();
+      l(i, i) = (2 - s) / s;  // (1 − ‖x‖²)/(1 + ‖x‖²)
+    }
+    return l;
+  }
+  Matrix<T> lower_tangent_from_balls(const Rows& x, const Rows& dx) const {
+    Matrix<T> dl = Matrix<T>::Zero(n_, n_);
+    for (int i = 1; i < n_; ++i) {
+      const T s = 1 + x[i - 1].squaredNorm();
+      const T xdx = x[i - 1].dot(dx[i - 1]);
+      dl.row(i).head(i) = ((2 / s) * dx[i - 1] - (4 * xdx / (s * s)) * x[i - 1]).transpose();
+      dl(i, i) = -4 * xdx / (s * s);
+    }
+    return dl;
+  }
+  // Dr(xᵢ)ᵀ applied to row i of a gradient with respect to L: (2/s)·ā − (4/s²)(⟨ā, x⟩ + b̄)·x.
+  Rows rows_vjp(const Rows& x, const Matrix<T>& grad_l) const {
     Rows grad_x;
     for (int i = 1; i < n_; ++i) {
       const Vector<T>& row = x[i - 1];
@@ -307,6 +410,12 @@ class Correlation {
       grad_x.push_back((2 / s) * grad_head - (4 * (grad_head.dot(row) + grad_l(i, i)) / (s * s)) * row);
     }
     return grad_x;
+  }
+  // G₀ + G₀ᵀ, G₀ = G off the diagonal: ⟨G, dL Lᵀ + L dLᵀ⟩ = ⟨G₀ + G₀ᵀ, dL Lᵀ⟩ for the fixed unit diagonal.
+  static Matrix<T> off_diagonal_symmetrized(const Matrix<T>& g) {
+    Matrix<T> off = g;
+    off.diagonal().setZero();
+    return off + off.transpose();
   }
 
   // The gradient with respect to C of Σᵢ⟨x̄ᵢ, xᵢ⟩ for x = to_balls(C): xᵢ = ρ<ᵢ/(1 + ρᵢ) for the
@@ -362,6 +471,7 @@ class Correlation {
 };
 
 static_assert(is_manifold_v<Correlation<float>> && is_manifold_v<Correlation<double>>);
-static_assert(is_gyrogroup_v<Correlation<double>>);
+static_assert(is_gyrogroup_v<Correlation<double>> && has_exp_log_vjp_v<Correlation<double>> &&
+              has_transport_vjp_v<Correlation<double>>);
 
 }  // namespace gyre

@@ -16,15 +16,24 @@
 //  Sampling  random_point = exp_o(Z/2) at the origin o = (1, 0, …, 0), Z standard in T_o (points
 //            about one unit from o: coordinates grow like e^d, and so does the model's rounding);
 //            random_tangent: a standard Gaussian of T_x (transported from T_o).
-//  Conversions to and from the Poincaré ball: geometries/stereographic/model_conversions.hpp.
+//  Gyro      the Poincaré ball's Möbius structure carried over by the isometry π: Hⁿ → Bⁿ,
+//            π(x) = x₁..ₙ/(1 + x₀), and its inverse φ(b) = (1 + ‖b‖², 2b)/(1 − ‖b‖²): a ⊕ b =
+//            φ(π a ⊕ π b), gyr and ⊗ likewise, ⊖a = φ(−π a) = (a₀, −a₁..ₙ), e = the origin. π and φ
+//            are isometries fixing the origin, so every gyrogroup law, GyroBN's conditions and
+//            r ⊗ a = exp_e(r·log_e a) carry over (GyroBN on the hyperboloid "through its ball model",
+//            as GitZH-Chen/GyroBN's GyroBNH.py does). The VJPs chain the ball's between those of π, φ.
+//  Conversions to and from the Poincaré ball of any κ < 0: geometries/stereographic/model_conversions.hpp.
 // ============================================================================================
 
 #include <cmath>
 #include <limits>
 
+#include "../stereographic/stereographic.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/error.hpp"
+#include "gyre/core/group_derivatives.hpp"
+#include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/core/types.hpp"
@@ -46,9 +55,7 @@ class Hyperboloid {
   using Point = Vector<T>;
   using Tangent = Vector<T>;
 
-  explicit Hyperboloid(int n) : n_(n) {
-    if (n < 1) throw DomainError("Hyperboloid::Hyperboloid", "dimension n must be at least 1", n);
-  }
+  explicit Hyperboloid(int n) : n_(n), ball_(checked_dimension(n), -1.0) {}
 
   [[nodiscard]] int n() const { return n_; }
   [[nodiscard]] int dim() const { return n_; }
@@ -173,12 +180,99 @@ class Hyperboloid {
     return transport(origin(), x, z);
   }
 
+  // ── Gyrogroup (the ball's, through π and φ: see the header comment) ──
+  [[nodiscard]] Point gyro_identity() const { return origin(); }
+  [[nodiscard]] Point gyro_add(const Point& a, const Point& b) const {
+    if (checks_enabled()) check_two_points("Hyperboloid::gyro_add", a, b);
+    return from_ball("Hyperboloid::gyro_add", ball_.gyro_add(to_ball(a), to_ball(b)));
+  }
+  [[nodiscard]] Point gyro_inverse(const Point& a) const {
+    if (checks_enabled()) check_point("Hyperboloid::gyro_inverse", a);
+    return mirrored(a);
+  }
+  [[nodiscard]] Point gyration(const Point& a, const Point& b, const Point& c) const {
+    if (checks_enabled()) {
+      check_two_points("Hyperboloid::gyration", a, b);
+      check_point("Hyperboloid::gyration", c);
+    }
+    return from_ball("Hyperboloid::gyration", ball_.gyration(to_ball(a), to_ball(b), to_ball(c)));
+  }
+  [[nodiscard]] Point gyro_scale(T r, const Point& a) const {
+    if (checks_enabled()) check_point("Hyperboloid::gyro_scale", a);
+    return from_ball("Hyperboloid::gyro_scale", ball_.gyro_scale(r, to_ball(a)));
+  }
+
+  // ── Gyro derivatives (gyre/core/group_derivatives.hpp) ──
+  // π's VJP: ∂x₀ = −⟨x₁..ₙ, ḡ⟩/(1 + x₀)², ∂x₁..ₙ = ḡ/(1 + x₀). φ's: with q = 1 − ‖b‖², x₀ = (1 + ‖b‖²)/q
+  // and x₁..ₙ = 2b/q, ∂b = (4g₀/q²)·b + (2/q)·g₁..ₙ + (4⟨b, g₁..ₙ⟩/q²)·b. ⊖ is linear: ∂a = (g₀, −g₁..ₙ).
+  [[nodiscard]] GyroAddVjp<Point> gyro_add_vjp(const Point& a, const Point& b, const Point& g) const {
+    if (checks_enabled()) {
+      check_two_points("Hyperboloid::gyro_add_vjp", a, b);
+      check_cotangent("Hyperboloid::gyro_add_vjp", g);
+    }
+    const Vector<T> p = to_ball(a);
+    const Vector<T> q = to_ball(b);
+    const Vector<T> sum = ball_.gyro_add(p, q);
+    const GyroAddVjp<Vector<T>> inner = ball_.gyro_add_vjp(p, q, from_ball_vjp(sum, g));
+    return {to_ball_vjp(a, inner.a), to_ball_vjp(b, inner.b)};
+  }
+  [[nodiscard]] Point gyro_inverse_vjp(const Point& a, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Hyperboloid::gyro_inverse_vjp", a);
+      check_cotangent("Hyperboloid::gyro_inverse_vjp", g);
+    }
+    return mirrored(g);
+  }
+  [[nodiscard]] GyroScaleVjp<T, Point> gyro_scale_vjp(T r, const Point& a, const Point& g) const {
+    if (checks_enabled()) {
+      check_point("Hyperboloid::gyro_scale_vjp", a);
+      if (!std::isfinite(r)) throw DomainError("Hyperboloid::gyro_scale_vjp", "scalar must be finite", r);
+      check_cotangent("Hyperboloid::gyro_scale_vjp", g);
+    }
+    const Vector<T> p = to_ball(a);
+    const GyroScaleVjp<T, Vector<T>> inner = ball_.gyro_scale_vjp(r, p, from_ball_vjp(ball_.gyro_scale(r, p), g));
+    return {inner.r, to_ball_vjp(a, inner.a)};
+  }
+
   void check_point(const Point& x) const { check_point("Hyperboloid::check_point", x); }
   void check_tangent(const Point& x, const Tangent& v) const {
     check_point_tangent("Hyperboloid::check_tangent", x, v);
   }
 
  private:
+  static int checked_dimension(int n) {
+    if (n < 1) throw DomainError("Hyperboloid::Hyperboloid", "dimension n must be at least 1", n);
+    return n;
+  }
+  // π and φ (header comment); φ keeps x₀ = √(1 + Σxᵢ²) so that its result is on Hⁿ to rounding.
+  static Vector<T> to_ball(const Point& x) { return x.tail(x.size() - 1) / (1 + x(0)); }
+  static Point from_ball(const char* function, const Vector<T>& b) {
+    const T squared = b.squaredNorm();
+    if (!(squared < 1))
+      throw DomainError(function, "the result is not inside the ball model (‖b‖)", std::sqrt(squared));
+    Point x(b.size() + 1);
+    x.tail(b.size()) = b * (T(2) / (1 - squared));
+    return on_hyperboloid(std::move(x));
+  }
+  static Point to_ball_vjp(const Point& x, const Vector<T>& grad_ball) {
+    const T denominator = 1 + x(0);
+    Point grad(x.size());
+    grad(0) = -x.tail(x.size() - 1).dot(grad_ball) / (denominator * denominator);
+    grad.tail(x.size() - 1) = grad_ball / denominator;
+    return grad;
+  }
+  static Vector<T> from_ball_vjp(const Vector<T>& b, const Point& g) {
+    const T q = 1 - b.squaredNorm();
+    const Vector<T> tail = g.tail(g.size() - 1);
+    return (4 * (g(0) + b.dot(tail)) / (q * q)) * b + (2 / q) * tail;
+  }
+  // (x₀, −x₁..ₙ): ⊖ on Hⁿ, and its own adjoint.
+  static Vector<T> mirrored(const Vector<T>& x) {
+    Vector<T> out = -x;
+    out(0) = x(0);
+    return out;
+  }
+
   // u = y + ⟨x, y⟩_L·x = δ + ⟨x, δ⟩_L·x with δ = y − x (since ⟨x, x⟩_L = −1).
   static Tangent chord(const Point& x, const Point& y) {
     const Point delta = y - x;
@@ -240,8 +334,10 @@ class Hyperboloid {
   }
 
   int n_;
+  Stereographic<T> ball_;  // Bⁿ at κ = −1, whose gyro structure Hⁿ carries
 };
 
 static_assert(is_manifold_v<Hyperboloid<float>> && is_manifold_v<Hyperboloid<double>>);
+static_assert(is_gyrogroup_v<Hyperboloid<double>> && has_gyro_vjp_v<Hyperboloid<double>>);
 
 }  // namespace gyre

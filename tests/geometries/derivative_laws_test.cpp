@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include "correlation/correlation.hpp"
 #include "grassmann/grassmann.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/linalg/haar.hpp"
@@ -112,6 +113,18 @@ TEST_CASE("derivatives: the hyperboloid, far and near") {
     gyre::check::DerivativeLawOptions near;
     near.reach = 1e-3;  // distances below 0.002: the series branches
     check_derivatives(gyre::Hyperboloid<double>(n), near);
+  }
+}
+
+TEST_CASE("derivatives: correlation matrices (the balls' through the Cholesky chart and its curvature), far and near") {
+  static_assert(gyre::has_exp_log_vjp_v<gyre::Correlation<double>> &&
+                gyre::has_transport_vjp_v<gyre::Correlation<double>>);
+  for (const int n : {2, 3, 5}) {
+    CAPTURE(n);
+    check_derivatives(gyre::Correlation<double>(n));
+    gyre::check::DerivativeLawOptions near;
+    near.reach = 1e-3;  // the balls' series branches
+    check_derivatives(gyre::Correlation<double>(n), near);
   }
 }
 

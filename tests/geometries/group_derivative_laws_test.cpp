@@ -16,6 +16,7 @@
 #include "correlation/correlation.hpp"
 #include "grassmann/grassmann.hpp"
 #include "gyre/core/error.hpp"
+#include "hyperboloid/hyperboloid.hpp"
 #include "o/o.hpp"
 #include "so/so.hpp"
 #include "spd/spd.hpp"
@@ -185,6 +186,15 @@ TEST_CASE("group derivatives: the Grassmannian's ⊕, ⊖, ⊗ (bases), far and 
   }
 }
 
+TEST_CASE("group derivatives: the hyperboloid's ⊕, ⊖, ⊗ (the ball's through π and φ), far and near the origin") {
+  static_assert(gyre::has_gyro_vjp_v<gyre::Hyperboloid<double>> && gyre::has_gyro_vjp_v<gyre::Hyperboloid<float>>);
+  for (const int n : {1, 3}) {
+    CAPTURE(n);
+    check_group_derivatives(gyre::Hyperboloid<double>(n));
+    check_group_derivatives(gyre::Hyperboloid<double>(n), near_identity());
+  }
+}
+
 TEST_CASE("group derivatives: correlation matrices (the balls' operations through the Cholesky chart)") {
   static_assert(gyre::has_gyro_vjp_v<gyre::Correlation<double>>);
   for (const int n : {2, 3, 5}) {
@@ -213,6 +223,8 @@ TEST_CASE("group derivatives: float VJPs agree with double ones") {
   check_float_matches_double(gyre::Grassmann<float>(5, 2), grassmann, grassmann);
   const gyre::Correlation<double> correlation(4);
   check_float_matches_double(gyre::Correlation<float>(4), correlation, correlation);
+  const gyre::Hyperboloid<double> hyperboloid(3);
+  check_float_matches_double(gyre::Hyperboloid<float>(3), hyperboloid, hyperboloid);
 }
 
 TEST_CASE("group derivatives: the checker catches a VJP 1 % off") {

@@ -1,9 +1,15 @@
 // The gyrogroup laws, including GyroBN's two conditions, on 200 seeded triples per instance.
+#include <cmath>
+#include <cstdint>
+
+#include <Eigen/Dense>
 #include <doctest/doctest.h>
 
 #include "grassmann/grassmann.hpp"
 #include "gyre/check/gyrogroup_laws.hpp"
+#include "hyperboloid/hyperboloid.hpp"
 #include "spd/spd.hpp"
+#include "stereographic/model_conversions.hpp"
 #include "stereographic/stereographic.hpp"
 #include "support/test_support.hpp"
 
@@ -35,6 +41,38 @@ TEST_CASE_TEMPLATE("gyrogroups: κ-stereographic spaces satisfy every law for ea
     // points within a quarter turn.
     CHECK(space.gyro_law_shrink() == (kappa > 0 ? 0.4 : 1.0));
     check_gyro_report<T>(gyre::check::gyrogroup_laws(space, gyre::test::seeds(200)), 1e-11, 2e-3f);
+  }
+}
+
+TEST_CASE_TEMPLATE("gyrogroups: the hyperboloid carries the Poincaré ball's laws through its isometry", T, float,
+                   double) {
+  static_assert(gyre::is_gyrogroup_v<gyre::Hyperboloid<T>>);
+  for (const int n : {1, 3}) {
+    CAPTURE(n);
+    const gyre::Hyperboloid<T> space(n);
+    // The ball's budgets (same operations), plus the charts' rounding: ambient coordinates about e².
+    check_gyro_report<T>(gyre::check::gyrogroup_laws(space, gyre::test::seeds(200)), 1e-11, 2e-3f);
+  }
+}
+
+TEST_CASE("gyrogroups: the hyperboloid's operations are the ball's through the model conversions") {
+  // Independent reference: model_conversions.hpp's maps (a different formula for x₀).
+  const gyre::Hyperboloid<double> space(3);
+  const gyre::Stereographic<double> ball(3, -1.0);
+  for (const std::uint64_t seed : gyre::test::seeds(50)) {
+    CAPTURE(seed);
+    gyre::Rng rng(seed);
+    const Eigen::VectorXd a = space.random_point(rng), b = space.random_point(rng);
+    const Eigen::VectorXd pa = gyre::hyperboloid_to_stereographic<double>(a, -1.0);
+    const Eigen::VectorXd pb = gyre::hyperboloid_to_stereographic<double>(b, -1.0);
+    const Eigen::VectorXd sum = gyre::stereographic_to_hyperboloid<double>(ball.gyro_add(pa, pb), -1.0);
+    CHECK((space.gyro_add(a, b) - sum).norm() <= 1e-12 * sum.norm());
+    const Eigen::VectorXd scaled = gyre::stereographic_to_hyperboloid<double>(ball.gyro_scale(-0.6, pa), -1.0);
+    CHECK((space.gyro_scale(-0.6, a) - scaled).norm() <= 1e-12 * scaled.norm());
+    // ⊖a ⊕ a = e and d(e, a ⊕ b) = d_ball(0, pa ⊕ pb).
+    CHECK((space.gyro_add(space.gyro_inverse(a), a) - space.gyro_identity()).norm() <= 1e-12);
+    CHECK(std::abs(space.dist(space.origin(), space.gyro_add(a, b)) -
+                   ball.dist(Eigen::VectorXd::Zero(3), ball.gyro_add(pa, pb))) <= 1e-12);
   }
 }
 
