@@ -331,14 +331,19 @@ json manifold_bn(const Run& run, const std::string& layer, const std::string& sp
                                           Vector<double>::Zero(n), n, kappa);
   }
   if (space == "hyperboloid") {
-    if (!transport)
-      throw RequestError("gyrobn on the hyperboloid is not available yet (use \"rbn\", or gyrobn on \"ball\")");
     require_known_keys(params, "params", {"n"});
-    return run_rbn<Hyperboloid>(run, "hyperboloid", {un + 1}, normalize_variance, Hyperboloid<double>(n).origin(), n);
+    return run_manifold_bn<Hyperboloid>(run, transport, "hyperboloid", {un + 1}, normalize_variance,
+                                        Hyperboloid<double>(n).origin(), n);
+  }
+  if (space == "correlation") {
+    require_known_keys(params, "params", {"n"});
+    return run_manifold_bn<Correlation>(run, transport, "correlation", {un, un}, normalize_variance,
+                                        Correlation<double>(n).gyro_identity(), n);
   }
   if (space != "spd") {
     throw RequestError(layer +
-                       " runs on \"grassmann\", \"ball\", \"stereographic\", \"hyperboloid\" (rbn) or \"spd\", got \"" +
+                       " runs on \"grassmann\", \"ball\", \"stereographic\", \"hyperboloid\", \"correlation\" or "
+                       "\"spd\", got \"" +
                        space + "\"");
   }
   require_known_keys(params, "params", {"n", "metric"});

@@ -73,6 +73,10 @@ TEST_CASE("gyrogroups: the hyperboloid's operations are the ball's through the m
     CHECK((space.gyro_add(space.gyro_inverse(a), a) - space.gyro_identity()).norm() <= 1e-12);
     CHECK(std::abs(space.dist(space.origin(), space.gyro_add(a, b)) -
                    ball.dist(Eigen::VectorXd::Zero(3), ball.gyro_add(pa, pb))) <= 1e-12);
+    // GitZH-Chen/GyroBN's Hyperboloid.mobius_add: a ⊕ b = exp_a(Γ_{o→a} log_o b), in H³'s own maps.
+    const Eigen::VectorXd o = space.origin();
+    const Eigen::VectorXd by_transport = space.exp(a, space.transport(o, a, space.log(o, b)));
+    CHECK((space.gyro_add(a, b) - by_transport).norm() <= 1e-12 * by_transport.norm());
   }
 }
 

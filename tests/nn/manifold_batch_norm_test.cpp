@@ -1,7 +1,8 @@
 // GyroBN and the transport-based Riemannian BN (gyre/nn/manifold_batch_norm.hpp) on the spaces they
 // are instantiated for — GyroBN on the Grassmannian, the Poincaré ball (κ = −1), the projected sphere
-// (κ = 1) and SPD under the affine-invariant, log-Euclidean and log-Cholesky gyro structures; the
-// Riemannian BN on the Grassmannian, the ball, the hyperboloid, SPD under AIM and Bures–Wasserstein —
+// (κ = 1), the hyperboloid, correlation matrices and SPD under the affine-invariant, log-Euclidean and
+// log-Cholesky gyro structures; the Riemannian BN on the Grassmannian, the ball, the hyperboloid,
+// correlation matrices, SPD under AIM and Bures–Wasserstein —
 // held to their guarantee with gyre::frechet_mean as the independent reference: in training mode with the converged mean the output batch's Fréchet
 // mean is the bias and its variance s²·v/(v + ε), v the input's Fréchet variance. On SPD under LEM
 // and LCM GyroBN and LieBN are the same map (both gyro structures are the groups' pull-backs);
@@ -27,6 +28,7 @@
 
 #include "gradient_report_check.hpp"
 #include "gyre/check/gradient_check.hpp"
+#include "gyre/geometries/stereographic/model_conversions.hpp"
 #include "gyre/geometry/frechet_mean.hpp"
 #include "gyre/geometry/frechet_variance.hpp"
 #include "gyre/nn/lie_batch_norm.hpp"
@@ -136,6 +138,15 @@ Fixture<gyre::Hyperboloid<double>> hyperboloid() {
       space.origin()};
 }
 
+Fixture<gyre::Correlation<double>> correlation() {
+  return {
+      gyre::Correlation<double>(3),
+      TensorType(gyre::nn::Base::kNone, ManifoldFiber::of<gyre::Correlation>(static_cast<int>(kChannels), "Cor(3)", 3)),
+      1.0,
+      {3, 3},
+      gyre::Matrix<double>::Identity(3, 3)};
+}
+
 template <class Space>
 gyre::nn::GyroCentring<Space> gyro(const Fixture<Space>& f) {
   return gyre::nn::GyroCentring<Space>(f.space);
@@ -207,6 +218,8 @@ TEST_CASE("GyroBN: the output has the bias as Fréchet mean and variance s²v/(v
   SUBCASE("Grassmannian Gr(5, 2)") { check_guarantee(grassmann(), gyro(grassmann())); }
   SUBCASE("Poincaré ball, κ = −1") { check_guarantee(ball(), gyro(ball())); }
   SUBCASE("projected sphere, κ = 1") { check_guarantee(sphere(), gyro(sphere())); }
+  SUBCASE("hyperboloid (through its ball model)") { check_guarantee(hyperboloid(), gyro(hyperboloid())); }
+  SUBCASE("correlation matrices Cor(3)") { check_guarantee(correlation(), gyro(correlation())); }
   SUBCASE("SPD, affine-invariant") {
     check_guarantee(spd_fixture<gyre::SpdAffineInvariant>("AIM"), gyro(spd_fixture<gyre::SpdAffineInvariant>("AIM")));
   }
@@ -244,10 +257,46 @@ TEST_CASE("GyroBN on SPD under LEM and LCM is LieBN, point for point") {
 TEST_CASE("GyroBN backward: through the converged mean's implicit derivative") {
   SUBCASE("Grassmannian") { check_backward(grassmann(), gyro(grassmann()), {}); }
   SUBCASE("Poincaré ball") { check_backward(ball(), gyro(ball()), {}); }
+  SUBCASE("hyperboloid") { check_backward(hyperboloid(), gyro(hyperboloid()), {}); }
+  SUBCASE("correlation matrices") { check_backward(correlation(), gyro(correlation()), {}); }
   SUBCASE("SPD, affine-invariant") {
     check_backward(spd_fixture<gyre::SpdAffineInvariant>("AIM"), gyro(spd_fixture<gyre::SpdAffineInvariant>("AIM")),
                    {});
   }
+}
+
+TEST_CASE("GyroBN on the hyperboloid is GyroBN on the Poincaré ball through the model conversions") {
+  // What GitZH-Chen/GyroBN's GyroBNH.py does with hyperboloid features: map them to the ball,
+  // normalise there, map back. The conversions (model_conversions.hpp) are an independent reference.
+  const auto h = hyperboloid();
+  const auto b = ball();
+  gyre::Rng rng(33);
+  const xt::xarray<double> input = batch_of(h.space, h.origin, kBatch, h.radius, rng, h.item_shape);
+  xt::xarray<double> bias = batch_of(h.space, h.origin, 1, h.radius, rng, h.item_shape);
+  bias.reshape({kChannels, 4});
+  const auto to_ball = [](const xt::xarray<double>& points) {
+    xt::xarray<double> out = xt::xarray<double>::from_shape({points.size() / 4, 3});
+    for (std::size_t k = 0; k < out.shape()[0]; ++k) {
+      const gyre::Vector<double> x = Eigen::Map<const gyre::Vector<double>>(points.data() + 4 * k, 4);
+      const gyre::Vector<double> p = gyre::hyperboloid_to_stereographic<double>(x, -1.0);
+      for (int i = 0; i < 3; ++i) out(k, static_cast<std::size_t>(i)) = p(i);
+    }
+    return out;
+  };
+  GyroBatchNorm<gyre::Hyperboloid<double>> on_hyperboloid(h.space, h.type);
+  on_hyperboloid.bias().value = bias;
+  const xt::xarray<double> out = on_hyperboloid.forward(GeometricTensor<double>(h.type, input)).data;
+  GyroBatchNorm<gyre::Stereographic<double>> on_ball(b.space, b.type);
+  xt::xarray<double> ball_bias = to_ball(bias);
+  on_ball.bias().value = ball_bias;
+  xt::xarray<double> ball_input = to_ball(input);
+  ball_input.reshape({kBatch, kChannels, 3});
+  const xt::xarray<double> ball_out = on_ball.forward(GeometricTensor<double>(b.type, ball_input)).data;
+  // Both Karcher means converge to 8ε; the conversions lose a few ulps near |x| ≈ e^1.5.
+  xt::xarray<double> flat_ball_out = ball_out;
+  flat_ball_out.reshape({kBatch * kChannels, 3});
+  CHECK(xt::amax(xt::abs(to_ball(out) - flat_ball_out))() <= 1e-12);
+  CHECK(xt::amax(xt::abs(on_hyperboloid.batch_variance() - on_ball.batch_variance()))() <= 1e-12);
 }
 
 TEST_CASE("GyroBN backward: through the reference's unrolled Karcher steps (K = 2)") {
@@ -320,6 +369,7 @@ TEST_CASE("Riemannian BN (transport): the output has the bias as Fréchet mean a
   SUBCASE("Grassmannian Gr(5, 2)") { check_guarantee(grassmann(), transport(grassmann())); }
   SUBCASE("Poincaré ball, κ = −1") { check_guarantee(ball(), transport(ball())); }
   SUBCASE("hyperboloid H³") { check_guarantee(hyperboloid(), transport(hyperboloid())); }
+  SUBCASE("correlation matrices Cor(3)") { check_guarantee(correlation(), transport(correlation())); }
   SUBCASE("SPD, affine-invariant") {
     check_guarantee(spd_fixture<gyre::SpdAffineInvariant>("AIM"),
                     transport(spd_fixture<gyre::SpdAffineInvariant>("AIM")));
@@ -337,6 +387,7 @@ TEST_CASE("Riemannian BN backward: through the implicit mean, the transports and
   SUBCASE("Poincaré ball") { check_backward(ball(), transport(ball()), {}); }
   SUBCASE("hyperboloid") { check_backward(hyperboloid(), transport(hyperboloid()), reference_options(2)); }
   SUBCASE("Grassmannian") { check_backward(grassmann(), transport(grassmann()), {}); }
+  SUBCASE("correlation matrices") { check_backward(correlation(), transport(correlation()), reference_options(2)); }
   SUBCASE("SPD, Bures–Wasserstein") {
     check_backward(spd_fixture<gyre::SpdBuresWasserstein>("BW"),
                    transport(spd_fixture<gyre::SpdBuresWasserstein>("BW")), {});

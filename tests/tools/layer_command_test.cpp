@@ -211,9 +211,48 @@ TEST_CASE("layer: the transport-based Riemannian BN on the hyperboloid and under
   const json bw =
       ask({{"layer", "rbn"}, {"params", {{"n", 3}, {"metric", "BWM"}}}, {"input", points_json(spd_points(3, 4, 9))}});
   REQUIRE_MESSAGE(!bw.contains("error"), bw.dump());
-  CHECK(error_type(ask(
-            {{"layer", "gyrobn"}, {"space", "hyperboloid"}, {"params", {{"n", 2}}}, {"input", {{1.0, 0.0, 0.0}}}})) ==
-        "RequestError");
+}
+
+namespace {
+
+// GyroBN (with a backward) and the Riemannian BN on one batch: both must succeed, and they take the
+// same Fréchet mean and variance of the batch (only the centring differs). Returns GyroBN's reply.
+json gyro_and_rbn_agree(const std::string& space, const json& params, const json& input) {
+  const json gyro =
+      ask({{"layer", "gyrobn"}, {"space", space}, {"params", params}, {"input", input}, {"grad_output", input}});
+  REQUIRE_MESSAGE(!gyro.contains("error"), gyro.dump());
+  const json rbn = ask({{"layer", "rbn"}, {"space", space}, {"params", params}, {"input", input}});
+  REQUIRE_MESSAGE(!rbn.contains("error"), rbn.dump());
+  CHECK(std::abs(gyro["batch_variance"].get<double>() - rbn["batch_variance"].get<double>()) <= 1e-12);
+  CHECK(gyro["grad_input"].size() == input.size());
+  return gyro;
+}
+
+}  // namespace
+
+TEST_CASE("layer: GyroBN on the hyperboloid and on correlation matrices, with the Riemannian BN's batch statistics") {
+  const json hyperbolic =
+      gyro_and_rbn_agree("hyperboloid", {{"n", 2}}, {{1.5, 1.0, 0.5}, {1.0, 0.0, 0.0}, {std::sqrt(2.0), 0.0, -1.0}});
+  for (const auto& point : hyperbolic["output"]) {
+    const double x0 = point[0], x1 = point[1], x2 = point[2];
+    CHECK(std::abs(x1 * x1 + x2 * x2 - x0 * x0 + 1) <= 1e-12);  // on H²
+  }
+  const json correlations = {{{1.0, 0.3, -0.2}, {0.3, 1.0, 0.5}, {-0.2, 0.5, 1.0}},
+                             {{1.0, -0.4, 0.1}, {-0.4, 1.0, 0.0}, {0.1, 0.0, 1.0}},
+                             {{1.0, 0.0, 0.6}, {0.0, 1.0, -0.3}, {0.6, -0.3, 1.0}}};
+  for (const auto& point : gyro_and_rbn_agree("correlation", {{"n", 3}}, correlations)["output"]) {
+    const Eigen::MatrixXd c = json_matrix(point);
+    CHECK((c.diagonal().array() - 1).abs().maxCoeff() <= 1e-14);
+    CHECK(c.llt().info() == Eigen::Success);
+  }
+  CHECK(error_type(ask({{"layer", "gyrobn"},
+                        {"space", "correlation"},
+                        {"params", {{"n", 3}}},
+                        {"input", {{{1.0, 0.3, 0.0}, {0.3, 2.0, 0.0}, {0.0, 0.0, 1.0}}, correlations[0]}}})) ==
+        "DomainError");  // not a unit diagonal
+  CHECK(error_type(
+            ask({{"layer", "gyrobn"}, {"space", "correlation"}, {"params", {{"n", 1}}}, {"input", json::array()}})) ==
+        "DomainError");
 }
 
 TEST_CASE("layer: GBW-RBN takes the metric M as gyre geom does and equals the C++ layer, bit for bit") {

@@ -5,13 +5,16 @@
 //                             "Gyrogroup Batch Normalization", ICLR 2025) on any gyrogroup that is a
 //                             manifold with the gyro and exp/log VJPs — instantiated on the
 //                             Grassmannian, the κ-stereographic spaces (the Poincaré ball at κ = −1,
-//                             the projected sphere at κ > 0) and SPD under the affine-invariant,
-//                             log-Euclidean and log-Cholesky gyro structures;
+//                             the projected sphere at κ > 0), the hyperboloid (the ball's structure
+//                             through the isometry), the correlation manifold (its Cholesky rows'
+//                             Poincaré balls) and SPD under the affine-invariant, log-Euclidean and
+//                             log-Cholesky gyro structures;
 //   RiemannianBatchNorm<M>  = ManifoldBatchNorm<TransportCentring<M>>: the transport-based Riemannian
 //                             BN (Brooks et al. 2019 with Kobler et al.'s variance, Lou et al. 2020 on
 //                             hyperbolic space) on any manifold with exp/log/transport VJPs —
 //                             instantiated on the Grassmannian, the κ-stereographic spaces, the
-//                             hyperboloid, SPD under AIM and under Bures–Wasserstein.
+//                             hyperboloid, the correlation manifold, SPD under AIM and under
+//                             Bures–Wasserstein.
 //
 // Per channel c, on a batch x₁ … x_B (data (B, C, item…)), with wᵢ = centre(M, xᵢ) ∈ T_e:
 //   training  M = Fréchet mean of the xᵢ, v = (κ/B)·Σ ‖wᵢ‖²_e = (κ/B)·Σ d(M, xᵢ)², κ = metric_scale (1)
@@ -48,6 +51,7 @@
 
 #include <xtensor/xarray.hpp>
 
+#include "gyre/geometries/correlation/correlation.hpp"
 #include "gyre/geometries/grassmann/grassmann.hpp"
 #include "gyre/geometries/hyperboloid/hyperboloid.hpp"
 #include "gyre/geometries/spd/affine_invariant.hpp"
@@ -181,6 +185,12 @@ extern template class ManifoldBatchNorm<GyroCentring<SpdLogEuclidean<float>>>;
 extern template class ManifoldBatchNorm<GyroCentring<SpdLogEuclidean<double>>>;
 extern template class ManifoldBatchNorm<GyroCentring<SpdLogCholesky<float>>>;
 extern template class ManifoldBatchNorm<GyroCentring<SpdLogCholesky<double>>>;
+extern template class ManifoldBatchNorm<GyroCentring<Hyperboloid<float>>>;
+extern template class ManifoldBatchNorm<GyroCentring<Hyperboloid<double>>>;
+extern template class ManifoldBatchNorm<GyroCentring<Correlation<float>>>;
+extern template class ManifoldBatchNorm<GyroCentring<Correlation<double>>>;
+extern template class ManifoldBatchNorm<TransportCentring<Correlation<float>>>;
+extern template class ManifoldBatchNorm<TransportCentring<Correlation<double>>>;
 extern template class ManifoldBatchNorm<TransportCentring<Grassmann<float>>>;
 extern template class ManifoldBatchNorm<TransportCentring<Grassmann<double>>>;
 extern template class ManifoldBatchNorm<TransportCentring<Stereographic<float>>>;
