@@ -47,13 +47,14 @@ TEST_CASE("selfcheck: every registered space and parameter family passes and the
     gyro_rows += gyro ? 1 : 0;
     const std::string metric = row["params"].value("metric", "");
     if (row["space"] == "stereographic" || row["space"] == "grassmann" || row["space"] == "correlation" ||
+        row["space"] == "hyperboloid" ||
         (row["space"] == "spd" && !row["params"].contains("theta") &&
          (metric == "affine_invariant" || metric == "log_euclidean" || metric == "log_cholesky"))) {
       CAPTURE(row.dump());
       CHECK(gyro);
     }
   }
-  CHECK(gyro_rows == 12);  // 3 κ, 2 Grassmannians, 2 correlations, AIM ×2, LEM ×2, LCM
+  CHECK(gyro_rows == 14);  // 3 κ, 2 Grassmannians, 2 correlations, 2 hyperboloids, AIM ×2, LEM ×2, LCM
   std::ifstream temporary(path + ".tmp");
   CHECK_FALSE(temporary.good());  // renamed into place, no temporary left behind
 }
