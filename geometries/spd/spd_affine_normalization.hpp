@@ -76,6 +76,38 @@ struct SpdAffineInvariantNormalization {
     return spd::flat_normalization::power_vjp<T>(d, T(1) / theta, g);
   }
 
+  // The same maps with their eigensystems kept (core/lie_normalization.hpp's optional members).
+  using Spectral = spd::Spectral<T>;
+  [[nodiscard]] Spectral deform_spectral(const Point& x) const {
+    if (checks_enabled()) check_point(x);
+    if (theta == 1) return spd::unchanged<T>(x);
+    return spd::spectral<T>("SpdAffineInvariantNormalization::deform", x, linalg::Power{static_cast<double>(theta)},
+                            false);
+  }
+  [[nodiscard]] Point deform_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Power{static_cast<double>(theta)}, g);
+  }
+  [[nodiscard]] Spectral undeform_spectral(const Point& d) const {
+    if (theta == 1) return spd::unchanged<T>(d);
+    return spd::spectral<T>("SpdAffineInvariantNormalization::undeform", d,
+                            linalg::Power{static_cast<double>(T(1) / theta)}, false);
+  }
+  [[nodiscard]] Point undeform_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Power{static_cast<double>(T(1) / theta)}, g);
+  }
+  [[nodiscard]] Spectral log_identity_spectral(const Point& d) const {
+    return spd::spectral<T>("SpdAffineInvariantNormalization::log_identity", d, linalg::Log{}, true);
+  }
+  [[nodiscard]] Point log_identity_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Log{}, g);
+  }
+  [[nodiscard]] Spectral exp_identity_spectral(const Point& a) const {
+    return spd::spectral<T>("SpdAffineInvariantNormalization::exp_identity", a, linalg::Exp{}, false);
+  }
+  [[nodiscard]] Point exp_identity_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Exp{}, g);
+  }
+
   [[nodiscard]] Point identity() const { return Point::Identity(n, n); }
   [[nodiscard]] Point translate(const Point& b, const Point& d) const {
     const Point l = spd::cholesky_factor<T>("SpdAffineInvariantNormalization::translate", b);

@@ -69,6 +69,40 @@ template <class T>
 
 }  // namespace flat_normalization
 
+/// f(X) kept with the eigensystem it came from, so that its VJP (the Daleckii–Krein formula on the
+/// same eigenvectors) needs no second decomposition: LieBatchNorm keeps one per item and map from
+/// forward to backward (the structures' optional *_spectral members, core/lie_normalization.hpp).
+/// An empty eigensystem marks a map that is the identity (log_e on LEM, X^θ at θ = 1).
+template <class T>
+struct Spectral {
+  Matrix<T> value;
+  linalg::SymmetricEigen<T> eigen;
+};
+
+/// f(X) through X's eigensystem; DomainError naming `function` if f needs X positive definite and
+/// it is not (to rounding).
+template <class T, class F>
+[[nodiscard]] Spectral<T> spectral(const char* function, const Matrix<T>& x, const F& f, bool needs_positive) {
+  linalg::SymmetricEigen<T> e = linalg::symmetric_eigen<T>(x);
+  if (needs_positive && !(e.values(0) > 0))
+    throw DomainError(function, "matrix is not positive definite (smallest eigenvalue)", e.values(0));
+  Matrix<T> value = linalg::apply(e, f);
+  return {std::move(value), std::move(e)};
+}
+
+/// The identity map, kept in the same form.
+template <class T>
+[[nodiscard]] Spectral<T> unchanged(const Matrix<T>& x) {
+  return {x, {}};
+}
+
+/// ∂L/∂X of the kept map: Df(X)[sym G] on the kept eigensystem, or sym G for the identity.
+template <class T, class F>
+[[nodiscard]] Matrix<T> spectral_vjp(const Spectral<T>& kept, const F& f, const Matrix<T>& g) {
+  if (kept.eigen.values.size() == 0) return linalg::symmetric_part<T>(g);
+  return linalg::frechet_derivative(kept.eigen, f, linalg::symmetric_part<T>(g));
+}
+
 }  // namespace gyre::spd
 
 namespace gyre {
@@ -104,6 +138,30 @@ struct SpdLogEuclideanNormalization {
   [[nodiscard]] Point undeform(const Point& d) const { return linalg::symmetric_exp<T>(d); }
   [[nodiscard]] Point undeform_vjp(const Point& d, const Point& g) const {
     return linalg::frechet_derivative(linalg::symmetric_eigen<T>(d), linalg::Exp{}, linalg::symmetric_part<T>(g));
+  }
+
+  // The same maps with their eigensystems kept (core/lie_normalization.hpp's optional members).
+  using Spectral = spd::Spectral<T>;
+  [[nodiscard]] Spectral deform_spectral(const Point& x) const {
+    if (checks_enabled()) check_point(x);
+    return spd::spectral<T>("SpdLogEuclideanNormalization::deform", x, linalg::Log{}, true);
+  }
+  [[nodiscard]] Point deform_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Log{}, g);
+  }
+  [[nodiscard]] Spectral undeform_spectral(const Point& d) const {
+    return spd::spectral<T>("SpdLogEuclideanNormalization::undeform", d, linalg::Exp{}, false);
+  }
+  [[nodiscard]] Point undeform_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Exp{}, g);
+  }
+  [[nodiscard]] Spectral log_identity_spectral(const Point& d) const { return spd::unchanged<T>(d); }
+  [[nodiscard]] Point log_identity_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Log{}, g);
+  }
+  [[nodiscard]] Spectral exp_identity_spectral(const Point& a) const { return spd::unchanged<T>(a); }
+  [[nodiscard]] Point exp_identity_vjp_spectral(const Spectral& kept, const Point& g) const {
+    return spd::spectral_vjp<T>(kept, linalg::Exp{}, g);
   }
 
   [[nodiscard]] Point identity() const { return Point::Zero(n, n); }

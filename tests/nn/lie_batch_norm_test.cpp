@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -332,6 +333,32 @@ TEST_CASE("LieBN: float agrees with double") {
   const xt::xarray<float> out_f = layer_f.forward(GeometricTensor<float>(layer_f.in_type(), in_f)).data;
   // float: a Karcher mean to 1.2e-4 and a few matrix functions of condition ≤ e⁴ in single precision.
   CHECK(xt::amax(xt::abs(xt::cast<double>(out_f) - out_d))() <= 2e-3 * xt::amax(xt::abs(out_d))());
+}
+
+TEST_CASE("LieBN: a call on the previous call's recycled storage equals a fresh layer's, bit for bit") {
+  // SavedCalls hands backward()'s dropped state to the next forward(), which overwrites it in place:
+  // a smaller and then a larger batch, and the kept eigensystems (LEM, AIM with θ = 0.5).
+  const SpdBatch first = spd_batch(41);
+  const SpdBatch second = spd_batch(42);
+  const xt::xarray<double> smaller = xt::view(second.input, xt::range(0, 5));
+  const auto run = [](auto& layer, const xt::xarray<double>& input) {
+    const GeometricTensor<double> out = layer.forward(GeometricTensor<double>(layer.in_type(), input));
+    const GeometricTensor<double> grad = layer.backward(GeometricTensor<double>(layer.in_type(), input));
+    return std::pair<xt::xarray<double>, xt::xarray<double>>{out.data, grad.data};
+  };
+  const auto check_structure = [&](const auto& structure) {
+    auto reused = spd_layer(structure);
+    (void)run(reused, first.input);
+    for (const xt::xarray<double>& input : {smaller, second.input}) {
+      auto fresh = spd_layer(structure);
+      const auto expected = run(fresh, input);
+      const auto got = run(reused, input);
+      CHECK(xt::amax(xt::abs(got.first - expected.first))() == 0.0);
+      CHECK(xt::amax(xt::abs(got.second - expected.second))() == 0.0);
+    }
+  };
+  check_structure(gyre::SpdLogEuclideanNormalization<double>(kN));
+  check_structure(gyre::SpdAffineInvariantNormalization<double>(kN, 0.5));
 }
 
 // ── Bad input ─────────────────────────────────────────────────────────────────────────────────

@@ -30,6 +30,13 @@
 //    mean_vjp(d, options, mean, G)   ∂L/∂dᵢ for every i from G = ∂L/∂mean: the implicit derivative
 //                                    of the converged mean, or the unrolled one of the reference
 //                                    iterations (whichever options.mode chose)
+//  Optional (all or none; SPD under LEM and AIM, whose maps are spectral functions)
+//    using Spectral                  a map's value kept with the eigensystem it came from
+//    deform_spectral(x), undeform_spectral(d), log_identity_spectral(d), exp_identity_spectral(a)
+//                                    the maps above, as Spectral
+//    deform_vjp_spectral(k, G), …    their VJPs from the kept eigensystem: LieBatchNorm keeps one
+//                                    per item and map from forward to backward instead of
+//                                    decomposing every item again (half of LEM's eigensolves)
 //  Laws (tests/nn/lie_batch_norm_test.cpp): log_e∘exp_e = id near 0; translate(m, untranslate(m,
 //  d)) = d; ‖log_e(untranslate(m, d))‖ = dist(m, d); the mean makes Σ log_e(m⁻¹ ⊙ dᵢ) vanish;
 //  every VJP against finite differences.

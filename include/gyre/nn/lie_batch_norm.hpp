@@ -34,6 +34,7 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <xtensor/xarray.hpp>
@@ -51,6 +52,19 @@ namespace gyre::nn {
 using LieBatchNormOptions = BatchNormOptions;
 
 /// LieBN over a Lie normalization structure (see the header comment).
+namespace lie_batch_norm_detail {
+/// type: the structure's Spectral where it keeps eigensystems, else an empty placeholder.
+struct NotSpectral {};
+template <class S, class = void>
+struct has_spectral : std::false_type {
+  using type = NotSpectral;
+};
+template <class S>
+struct has_spectral<S, std::void_t<typename S::Spectral>> : std::true_type {
+  using type = typename S::Spectral;
+};
+}  // namespace lie_batch_norm_detail
+
 template <class Structure>
 class LieBatchNorm : public Module<typename Structure::Scalar> {
   static_assert(is_lie_normalization_v<Structure>, "LieBatchNorm needs a Lie normalization structure");
@@ -95,8 +109,13 @@ class LieBatchNorm : public Module<typename Structure::Scalar> {
   [[nodiscard]] const std::vector<int>& mean_iterations() const noexcept { return mean_iterations_; }
 
  private:
+  // Whether the structure keeps its maps' eigensystems (core/lie_normalization.hpp's optional members).
+  static constexpr bool kSpectral = lie_batch_norm_detail::has_spectral<Structure>::value;
+  using Kept = typename lie_batch_norm_detail::has_spectral<Structure>::type;
+
   struct ChannelCall {
     std::vector<Point> x, d, y, a, s, z;
+    std::vector<Kept> kept_x, kept_y, kept_s, kept_z;  // φ(x), log_e(y), exp_e(f·a), φ⁻¹(z) (kSpectral only)
     Point bias_deformed;
     LieMean<Point> mean;
     T variance = 0;

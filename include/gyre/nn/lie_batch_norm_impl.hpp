@@ -94,7 +94,7 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::forward(con
   const auto c_count = static_cast<std::size_t>(channels_);
   const auto b_count = static_cast<std::ptrdiff_t>(batch);
   xt::xarray<T> output = xt::xarray<T>::from_shape(input.data.shape());
-  Call call;
+  Call call = saved_.recycled();  // every field read later is assigned below
   call.batch_statistics = batch_statistics;
   call.channels.resize(c_count);
   const T eps = static_cast<T>(options_.eps);
@@ -102,10 +102,18 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::forward(con
   for (std::size_t c = 0; c < c_count; ++c) {
     ChannelCall& ch = call.channels[c];
     for (auto* v : {&ch.x, &ch.d, &ch.y, &ch.a, &ch.s, &ch.z}) v->resize(batch);
+    if constexpr (kSpectral) {
+      for (auto* v : {&ch.kept_x, &ch.kept_y, &ch.kept_s, &ch.kept_z}) v->resize(batch);
+    }
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
-      const auto k = static_cast<std::size_t>(i) * c_count + c;
-      ch.x[static_cast<std::size_t>(i)] = d::item<T>(input.data.data(), k, n_);
-      ch.d[static_cast<std::size_t>(i)] = structure_.deform(ch.x[static_cast<std::size_t>(i)]);
+      const auto u = static_cast<std::size_t>(i);
+      ch.x[u] = d::item<T>(input.data.data(), u * c_count + c, n_);
+      if constexpr (kSpectral) {
+        ch.kept_x[u] = structure_.deform_spectral(ch.x[u]);
+        ch.d[u] = ch.kept_x[u].value;
+      } else {
+        ch.d[u] = structure_.deform(ch.x[u]);
+      }
     });
     ch.bias_deformed = structure_.deform(d::item<T>(bias_.value.data(), c, n_));
     if (batch_statistics) {
@@ -116,7 +124,12 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::forward(con
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
       ch.y[u] = structure_.untranslate(ch.mean.point, ch.d[u]);
-      ch.a[u] = structure_.log_identity(ch.y[u]);
+      if constexpr (kSpectral) {
+        ch.kept_y[u] = structure_.log_identity_spectral(ch.y[u]);
+        ch.a[u] = ch.kept_y[u].value;
+      } else {
+        ch.a[u] = structure_.log_identity(ch.y[u]);
+      }
     });
     if (batch_statistics) {
       T sum = 0;
@@ -128,9 +141,21 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::forward(con
     ch.factor = options_.normalize_variance ? scale_.value(c) / std::sqrt(ch.variance + eps) : T(1);
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
-      ch.s[u] = options_.normalize_variance ? structure_.exp_identity(Point(ch.factor * ch.a[u])) : ch.y[u];
-      ch.z[u] = structure_.translate(ch.bias_deformed, ch.s[u]);
-      d::store<T>(output.data(), u * c_count + c, n_, structure_.undeform(ch.z[u]));
+      if constexpr (kSpectral) {
+        if (options_.normalize_variance) {
+          ch.kept_s[u] = structure_.exp_identity_spectral(Point(ch.factor * ch.a[u]));
+          ch.s[u] = ch.kept_s[u].value;
+        } else {
+          ch.s[u] = ch.y[u];
+        }
+        ch.z[u] = structure_.translate(ch.bias_deformed, ch.s[u]);
+        ch.kept_z[u] = structure_.undeform_spectral(ch.z[u]);
+        d::store<T>(output.data(), u * c_count + c, n_, ch.kept_z[u].value);
+      } else {
+        ch.s[u] = options_.normalize_variance ? structure_.exp_identity(Point(ch.factor * ch.a[u])) : ch.y[u];
+        ch.z[u] = structure_.translate(ch.bias_deformed, ch.s[u]);
+        d::store<T>(output.data(), u * c_count + c, n_, structure_.undeform(ch.z[u]));
+      }
     });
   }
   if (batch_statistics) {
@@ -173,7 +198,13 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::backward(co
     std::vector<T> grad_factor_items(batch);
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
-      const Point grad_z = structure_.undeform_vjp(ch.z[u], d::item<T>(grad_output.data.data(), u * c_count + c, n_));
+      const Point grad_out = d::item<T>(grad_output.data.data(), u * c_count + c, n_);
+      Point grad_z;
+      if constexpr (kSpectral) {
+        grad_z = structure_.undeform_vjp_spectral(ch.kept_z[u], grad_out);
+      } else {
+        grad_z = structure_.undeform_vjp(ch.z[u], grad_out);
+      }
       const ComposeVjp<Point> bias_vjp = structure_.translate_vjp(ch.bias_deformed, ch.s[u], grad_z);
       grad_bias_items[u] = bias_vjp.a;
       if (!options_.normalize_variance) {  // Sᵢ = Yᵢ: the cotangent goes to Yᵢ, past log_e
@@ -181,7 +212,12 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::backward(co
         grad_a[u] = bias_vjp.b;
         return;
       }
-      const Point grad_scaled = structure_.exp_identity_vjp(Point(ch.factor * ch.a[u]), bias_vjp.b);
+      Point grad_scaled;
+      if constexpr (kSpectral) {
+        grad_scaled = structure_.exp_identity_vjp_spectral(ch.kept_s[u], bias_vjp.b);
+      } else {
+        grad_scaled = structure_.exp_identity_vjp(Point(ch.factor * ch.a[u]), bias_vjp.b);
+      }
       grad_factor_items[u] = grad_scaled.cwiseProduct(ch.a[u]).sum();
       grad_a[u] = ch.factor * grad_scaled;
     });
@@ -202,7 +238,14 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::backward(co
       Point total = grad_a[u];
       if (through_statistics && options_.normalize_variance)
         total += (grad_variance / static_cast<T>(batch)) * structure_.squared_norm_gradient(ch.a[u]);
-      const Point grad_y = options_.normalize_variance ? structure_.log_identity_vjp(ch.y[u], total) : total;
+      Point grad_y = total;
+      if (options_.normalize_variance) {
+        if constexpr (kSpectral) {
+          grad_y = structure_.log_identity_vjp_spectral(ch.kept_y[u], total);
+        } else {
+          grad_y = structure_.log_identity_vjp(ch.y[u], total);
+        }
+      }
       const ComposeVjp<Point> centre_vjp = structure_.untranslate_vjp(ch.mean.point, ch.d[u], grad_y);
       grad_mean_items[u] = centre_vjp.a;
       grad_d[u] = centre_vjp.b;
@@ -215,7 +258,11 @@ GeometricTensor<typename Structure::Scalar> LieBatchNorm<Structure>::backward(co
     }
     parallel_for(b_count, work, [&](std::ptrdiff_t i) {
       const auto u = static_cast<std::size_t>(i);
-      d::store<T>(grad_input.data(), u * c_count + c, n_, structure_.deform_vjp(ch.x[u], grad_d[u]));
+      if constexpr (kSpectral) {
+        d::store<T>(grad_input.data(), u * c_count + c, n_, structure_.deform_vjp_spectral(ch.kept_x[u], grad_d[u]));
+      } else {
+        d::store<T>(grad_input.data(), u * c_count + c, n_, structure_.deform_vjp(ch.x[u], grad_d[u]));
+      }
     });
     d::store<T>(grad_bias.data(), c, n_,
                 structure_.deform_vjp(d::item<T>(bias_.value.data(), c, n_), grad_bias_deformed));

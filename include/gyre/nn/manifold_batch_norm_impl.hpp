@@ -123,7 +123,7 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
   const auto b_count = static_cast<std::ptrdiff_t>(batch);
   const double work = batch::detail::item_work(items);
   xt::xarray<T> output = xt::xarray<T>::from_shape(input.data.shape());
-  Call call;
+  Call call = saved_.recycled();  // every field read later is assigned below
   call.batch_statistics = batch_statistics;
   call.channels.resize(c_count);
   const W eps = static_cast<W>(options_.eps);

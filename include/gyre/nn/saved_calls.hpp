@@ -4,6 +4,11 @@
 // the most recent call not yet undone — calls are differentiated in reverse order, as on a tape.
 // forward() pushes; backward() reads the top and drops it once it has succeeded. Inference that will never be differentiated runs under a
 // NoGrad guard (torch.no_grad): forward() then saves nothing, so a loop of calls holds no memory.
+// A dropped call's state is kept as a spare that the next forward() may fill in place (recycled()):
+// its vectors and matrices keep their heap blocks. Without it, a batch norm's worker threads
+// allocate a megabyte of small matrices per call that the main thread frees at once in backward();
+// glibc then returns the emptied top of each worker arena to the kernel (madvise) and the next
+// forward() faults it back in — LieBN on 64 SPD(16) matrices spent two thirds of its time so.
 
 #include <string>
 #include <utility>
@@ -63,13 +68,26 @@ class SavedCalls {
   /// Removes the most recent call's state: backward() calls this after its last use of top(), so a
   /// backward() that throws (a grad of the wrong shape) leaves the call saved for a corrected retry.
   void drop() noexcept {
-    if (!stack_.empty()) stack_.pop_back();
+    if (stack_.empty()) return;
+    spare_ = std::move(stack_.back());
+    stack_.pop_back();
+  }
+  /// State to fill for the next push(): the last dropped call's, whose storage the caller may
+  /// overwrite in place (every field it reads must be assigned again), or a fresh one.
+  [[nodiscard]] Saved recycled() noexcept {
+    Saved out = std::move(spare_);
+    spare_ = Saved{};
+    return out;
   }
   [[nodiscard]] std::size_t size() const noexcept { return stack_.size(); }
-  void clear() noexcept { stack_.clear(); }
+  void clear() noexcept {
+    stack_.clear();
+    spare_ = Saved{};
+  }
 
  private:
   std::vector<Saved> stack_;
+  Saved spare_{};
 };
 
 }  // namespace gyre::nn
