@@ -264,6 +264,33 @@ TEST_CASE("derivatives: the checker catches a VJP 1 % off") {
   CHECK(report.at(gyre::check::derivative_law::kLogVjp).worst <= kTolerance);
 }
 
+TEST_CASE(
+    "derivatives: the correlation VJPs refuse NaN and misshapen cotangents and scale with 1e300 and 1e-300 ones") {
+  const gyre::Correlation<double> cor(3);
+  gyre::Rng rng(5);
+  const gyre::Matrix<double> c = cor.random_point(rng);
+  const gyre::Matrix<double> d = cor.random_point(rng);
+  const gyre::Matrix<double> w = cor.random_tangent(c, rng);
+  gyre::Matrix<double> nan = gyre::Matrix<double>::Ones(3, 3);
+  nan(0, 1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(static_cast<void>(cor.exp_vjp(c, w, nan)), doctest::Contains("Correlation::exp_vjp: cotangent"),
+                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(static_cast<void>(cor.log_vjp(c, d, gyre::Matrix<double>::Ones(2, 2))),
+                       doctest::Contains("Correlation::log_vjp: cotangent"), gyre::ShapeError);
+  CHECK_THROWS_WITH_AS(static_cast<void>(cor.transport_vjp(c, d, w, nan)),
+                       doctest::Contains("Correlation::transport_vjp: cotangent"), gyre::DomainError);
+  // Linear in G: 1e300 and 1e-300 cotangents give the unit one's gradient scaled, finite and non-zero.
+  const gyre::Matrix<double> g = gyre::Matrix<double>::Ones(3, 3);
+  const auto unit = cor.log_vjp(c, d, g);
+  for (const double scale : {1e300, 1e-300}) {
+    CAPTURE(scale);
+    const auto scaled = cor.log_vjp(c, d, gyre::Matrix<double>(scale * g));
+    CHECK(scaled.x.allFinite());
+    CHECK(scaled.y.allFinite());
+    CHECK((scaled.x / scale - unit.x).norm() <= 1e-12 * unit.x.norm());
+  }
+}
+
 TEST_CASE("derivatives: bad cotangents and antipodes are Gyre errors") {
   const gyre::Sphere<double> sphere(2);
   const gyre::Vector<double> x = gyre::Vector<double>::Unit(3, 0);

@@ -311,6 +311,36 @@ TEST_CASE("group derivatives: bad cotangents are Gyre errors naming the function
                        doctest::Contains("Correlation::gyro_inverse_vjp: cotangent"), gyre::DomainError);
 }
 
+TEST_CASE("group derivatives: the hyperboloid's gyro VJPs refuse NaN, misshapen cotangents and points off H^n") {
+  const gyre::Hyperboloid<double> h(2);
+  const gyre::Vector<double> o = h.origin();
+  gyre::Vector<double> nan = gyre::Vector<double>::Ones(3);
+  nan(1) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(static_cast<void>(h.gyro_add_vjp(o, o, nan)),
+                       doctest::Contains("Hyperboloid::gyro_add_vjp: cotangent"), gyre::DomainError);
+  CHECK_THROWS_WITH_AS(static_cast<void>(h.gyro_inverse_vjp(o, gyre::Vector<double>::Ones(2))),
+                       doctest::Contains("Hyperboloid::gyro_inverse_vjp: cotangent"), gyre::ShapeError);
+  const gyre::Vector<double> off = gyre::Vector<double>::Ones(3);  // ⟨x, x⟩_L = 1
+  CHECK_THROWS_WITH_AS(static_cast<void>(h.gyro_scale_vjp(0.5, off, o)),
+                       doctest::Contains("Hyperboloid::gyro_scale_vjp: point is not on the hyperboloid"),
+                       gyre::DomainError);
+  CHECK_THROWS_WITH_AS(static_cast<void>(h.gyro_scale_vjp(std::numeric_limits<double>::infinity(), o, o)),
+                       doctest::Contains("Hyperboloid::gyro_scale_vjp: scalar must be finite"), gyre::DomainError);
+  // 1e300 and 1e-300 cotangents: the unit one's gradient, scaled.
+  gyre::Rng rng(3);
+  const gyre::Vector<double> a = h.random_point(rng);
+  const gyre::Vector<double> b = h.random_point(rng);
+  const gyre::Vector<double> g = gyre::Vector<double>::Ones(3);
+  const auto unit = h.gyro_add_vjp(a, b, g);
+  for (const double scale : {1e300, 1e-300}) {
+    CAPTURE(scale);
+    const auto scaled = h.gyro_add_vjp(a, b, gyre::Vector<double>(scale * g));
+    CHECK(scaled.a.allFinite());
+    CHECK((scaled.a / scale - unit.a).norm() <= 1e-12 * unit.a.norm());
+    CHECK((scaled.b / scale - unit.b).norm() <= 1e-12 * unit.b.norm());
+  }
+}
+
 TEST_CASE("group derivatives: a huge but finite cotangent gives a finite gradient (the VJPs are linear in G)") {
   gyre::Rng rng(11);
   const double huge = 1e300;
