@@ -314,7 +314,10 @@ class Hyperboloid {
     require_size(function, "point", x, n_ + 1);
     require_finite(function, "point", x);
     if (!(x(0) > 0)) throw DomainError(function, "point is not on the upper sheet (x₀)", x(0));
-    const T error = std::abs(minkowski_inner<T>(x, x) + 1) / std::max(T(1), x(0) * x(0));
+    // |⟨x,x⟩_L + 1|/max(1, x₀²), formed as a ratio where x₀ > 1: x₀² overflows for far points
+    // (x₀ = cosh 400 in double, cosh 50 in float), and inf − inf would report a valid point as NaN.
+    const T error = x(0) > 1 ? std::abs((x.tail(n_) / x(0)).squaredNorm() - 1 + 1 / (x(0) * x(0)))
+                             : std::abs(minkowski_inner<T>(x, x) + 1);
     require_small(function, "point is not on the hyperboloid (|⟨x,x⟩_L + 1|/max(1, x₀²))", error,
                   membership_tolerance<T>());
   }

@@ -254,6 +254,18 @@ TEST_CASE("stereographic and hyperboloid: bad input is named") {
   lower(0) = -1;
   CHECK_THROWS_WITH_AS((void)h.dist(h.origin(), lower), doctest::Contains("not on the upper sheet"), gyre::DomainError);
   CHECK_THROWS_AS((void)h.exp(h.origin(), Vector<double>::Unit(3, 0)), gyre::DomainError);  // not tangent
+  // Far points: x₀² overflows (cosh 400 ≈ 1e173 in double; cosh 50 ≈ 3e21 in float). A point there
+  // is accepted, and one off the hyperboloid is refused with its finite error, not NaN.
+  Vector<double> far(3);
+  far << std::cosh(400.0), std::sinh(400.0) * 0.6, std::sinh(400.0) * 0.8;
+  CHECK_NOTHROW(h.check_point(far));
+  Vector<double> far_off = far;
+  far_off(1) *= 1.5;
+  CHECK_THROWS_WITH_AS(h.check_point(far_off), doctest::Contains("(0.45"), gyre::DomainError);
+  const gyre::Hyperboloid<float> h_f(2);
+  Vector<float> far_f(3);
+  far_f << std::cosh(50.0f), std::sinh(50.0f) * 0.6f, std::sinh(50.0f) * 0.8f;
+  CHECK_NOTHROW(h_f.check_point(far_f));
   CHECK_THROWS_AS((void)gyre::stereographic_to_hyperboloid<double>(Vector<double>::Unit(2, 0), -1.0),
                   gyre::DomainError);
 }
