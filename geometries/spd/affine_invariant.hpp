@@ -22,7 +22,9 @@
 // ============================================================================================
 
 #include <limits>
+#include <vector>
 
+#include "affine_invariant_mean_vjp.hpp"
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/gyrogroup.hpp"
 #include "gyre/core/manifold.hpp"
@@ -160,6 +162,20 @@ class SpdAffineInvariant {
     const Matrix<T> grad_sqrt = g * root.sqrt * l + l * root.sqrt * g;
     const Matrix<T> grad_inv_sqrt = grad_w * root.inv_sqrt * q + q * root.inv_sqrt * grad_w;
     return {root.to_p(grad_sqrt, grad_inv_sqrt), linalg::symmetric_part<T>(root.inv_sqrt * grad_w * root.inv_sqrt)};
+  }
+
+  /// ∂L/∂xᵢ of the converged Karcher mean of `points` from g = ∂L/∂mean, matrix-free by conjugate
+  /// gradients (affine_invariant_mean_vjp.hpp): frechet_mean_vjp takes it in place of assembling the
+  /// Jacobian from d·B log VJPs. ShapeError for no points.
+  [[nodiscard]] std::vector<Point> frechet_mean_vjp(const Point& mean, const std::vector<Point>& points,
+                                                    const Point& g) const {
+    if (points.empty()) throw ShapeError("SpdAffineInvariant::frechet_mean_vjp", "needs at least one point", 0);
+    if (checks_enabled()) {
+      spd::check_spd("SpdAffineInvariant::frechet_mean_vjp", mean, n_);
+      for (const Point& x : points) spd::check_spd("SpdAffineInvariant::frechet_mean_vjp", x, n_);
+      check_cotangent("SpdAffineInvariant::frechet_mean_vjp", g);
+    }
+    return spd::affine_invariant_mean_vjp<T>(points, mean, g);
   }
 
   [[nodiscard]] TransportVjp<Point, Tangent> transport_vjp(const Point& p, const Point& q, const Tangent& w,

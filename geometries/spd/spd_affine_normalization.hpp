@@ -13,13 +13,8 @@
 //         change the mean: every (α, β) metric has the AIM's geodesics, and L⁻¹·D·L⁻ᵀ is the
 //         whitened M^-½·D·M^-½ rotated by the orthogonal L⁻¹M^½, so Σ log_e(M⁻¹ ⊙ Dᵢ) vanishes
 //         exactly where the Karcher condition Σ Log_M(Dᵢ) = 0 holds.
-//  mean_vjp, converged: implicit differentiation of Σ Log_M(Dᵢ) = 0. Whitened by W = M^-½
-//         (Yᵢ = W·Dᵢ·W, M' = M^½(I + δ)M^½), the Karcher condition's linearisation is
-//           H[δ] = Σᵢ Dlog(Yᵢ)[W·dDᵢ·W],   H[δ] = ½·Σᵢ Dlog(Yᵢ)[δ·Yᵢ + Yᵢ·δ]
-//         (the term ½(δ·Σ log Yᵢ + Σ log Yᵢ·δ) vanishes at the mean). In Yᵢ = U·Λ·Uᵀ's basis Hᵢ
-//         multiplies entries by ½(λⱼ + λₖ)·log[λⱼ, λₖ] ≥ 1 (the logarithmic mean is at most the
-//         arithmetic one), so H is self-adjoint with H ⪰ B·I: conjugate gradients solve H[Λ] = G_δ,
-//         G_δ = M^½·sym(Ḡ)·M^½, in a few steps, and ∂L/∂Dᵢ = W·Dlog(Yᵢ)[Λ]·W.
+//  mean_vjp, converged: implicit differentiation of Σ Log_M(Dᵢ) = 0, matrix-free by conjugate
+//         gradients (affine_invariant_mean_vjp.hpp).
 //  mean_vjp, reference: the chain rule through the steps actually taken (recomputed), with
 //         Mₖ₊₁ = S·E·S: S̄ = M̄·S·E + E·S·M̄, Ē = S·M̄·S, Ḡ = Dexp(Gₖ)[Ē], Ȳᵢ = Dlog(Yᵢ)[Ḡ]/B,
 //         D̄ᵢ += W·Ȳᵢ·W, W̄ = Σᵢ (Ȳᵢ·W·Dᵢ + Dᵢ·W·Ȳᵢ), M̄ₖ = Dsqrt(Mₖ)[S̄] + D(·)^-½(Mₖ)[W̄]; the start
@@ -30,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "affine_invariant_mean_vjp.hpp"
 #include "gyre/core/checks.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/group_derivatives.hpp"
@@ -229,57 +225,7 @@ struct SpdAffineInvariantNormalization {
 
   [[nodiscard]] std::vector<Point> implicit_mean_vjp(const std::vector<Point>& d, const Point& m,
                                                      const Point& g) const {
-    const linalg::SymmetricEigen<T> em = linalg::symmetric_eigen<T>(m);
-    const Point s = linalg::apply(em, linalg::Sqrt{});
-    const Point w = linalg::apply(em, linalg::InverseSqrt{});
-    std::vector<linalg::SymmetricEigen<T>> ey;
-    std::vector<Point> kernel;  // ½(λⱼ + λₖ)·log[λⱼ, λₖ] per item
-    ey.reserve(d.size());
-    kernel.reserve(d.size());
-    for (const Point& x : d) {
-      ey.push_back(linalg::symmetric_eigen<T>(linalg::symmetric_part<T>(w * x * w)));
-      Point k = linalg::divided_differences(ey.back(), linalg::Log{});
-      for (Eigen::Index a = 0; a < n; ++a)
-        for (Eigen::Index b = 0; b < n; ++b) k(a, b) *= (ey.back().values(a) + ey.back().values(b)) / 2;
-      kernel.push_back(std::move(k));
-    }
-    const auto apply_h = [&](const Point& delta) {
-      Point out = Point::Zero(n, n);
-      for (std::size_t i = 0; i < d.size(); ++i) {
-        const Point& u = ey[i].vectors;
-        out += u * kernel[i].cwiseProduct(u.transpose() * delta * u) * u.transpose();
-      }
-      return linalg::symmetric_part<T>(out);
-    };
-    const Point rhs = linalg::symmetric_part<T>(s * linalg::symmetric_part<T>(g) * s);
-    const Point lambda = conjugate_gradient(apply_h, rhs);
-    std::vector<Point> grads;
-    grads.reserve(d.size());
-    for (std::size_t i = 0; i < d.size(); ++i)
-      grads.push_back(linalg::symmetric_part<T>(w * linalg::frechet_derivative(ey[i], linalg::Log{}, lambda) * w));
-    return grads;
-  }
-
-  // H ⪰ B·I with a condition number near the data's spread (header comment): plain CG converges in
-  // a few steps; stop at a residual of ε·‖rhs‖ or after 4·dim steps.
-  template <class Apply>
-  [[nodiscard]] Point conjugate_gradient(const Apply& apply_h, const Point& rhs) const {
-    Point x = Point::Zero(n, n);
-    Point r = rhs;
-    Point p = r;
-    T rr = r.squaredNorm();
-    const T stop = std::numeric_limits<T>::epsilon() * std::numeric_limits<T>::epsilon() * rr;
-    const int budget = 4 * spd::spd_dimension(n) + 10;
-    for (int k = 0; k < budget && rr > stop; ++k) {
-      const Point hp = apply_h(p);
-      const T alpha = rr / p.cwiseProduct(hp).sum();
-      x += alpha * p;
-      r -= alpha * hp;
-      const T rr_next = r.squaredNorm();
-      p = r + (rr_next / rr) * p;
-      rr = rr_next;
-    }
-    return x;
+    return spd::affine_invariant_mean_vjp<T>(d, m, g);
   }
 
   [[nodiscard]] std::vector<Point> reference_mean_vjp(const std::vector<Point>& d, const LieMeanOptions<T>& options,

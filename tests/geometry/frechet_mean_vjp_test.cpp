@@ -1,6 +1,7 @@
 // The derivative of the Fréchet mean (gyre/geometry/frechet_mean_vjp.hpp) on float batches with a
 // point near the mean's cut locus: where GrNet with GyroBN in float stopped (a principal angle of
-// 1.57077 from the batch mean; the float-assembled Jacobian had numerical rank 5 of 32).
+// 1.57077 from the batch mean; the float-assembled Jacobian had numerical rank 5 of 32), and SPD's
+// affine-invariant derivative by conjugate gradients against the assembled Jacobian.
 #include "gyre/geometry/frechet_mean_vjp.hpp"
 
 #include <algorithm>
@@ -13,6 +14,10 @@
 
 #include "grassmann/grassmann.hpp"
 #include "gyre/core/checks.hpp"
+#include "gyre/core/error.hpp"
+#include "gyre/geometry/frechet_mean.hpp"
+#include "spd/affine_invariant.hpp"
+#include "spd/bures_wasserstein.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -62,4 +67,74 @@ TEST_CASE("frechet_mean_vjp in float: a point 3e-5 from the mean's cut locus giv
     }
     CHECK(gap <= 1e-5 * largest);
   }
+}
+
+namespace {
+
+/// The space's own (matrix-free) mean derivative against the assembled Jacobian's, on spread batches.
+template <class Space>
+void check_against_assembled(int n, double tolerance) {
+  const Space space(n);
+  for (const std::uint64_t seed : gyre::test::seeds(8)) {
+    CAPTURE(n);
+    CAPTURE(seed);
+    gyre::Rng rng(seed);
+    std::vector<gyre::Matrix<double>> points;
+    const int batch = 2 + static_cast<int>(seed % 19);
+    for (int i = 0; i < batch; ++i) {
+      const gyre::Matrix<double> a = gyre::spd::random_spd<double>(n, rng);
+      points.push_back(gyre::linalg::symmetric_part<double>(a * gyre::spd::random_spd<double>(n, rng) * a));
+    }
+    const gyre::Matrix<double> mean = gyre::frechet_mean(space, points).point;
+    const gyre::Matrix<double> g = gyre::Matrix<double>::Random(n, n);
+    const std::vector<gyre::Matrix<double>> fast = gyre::frechet_mean_vjp(space, mean, points, g);
+    const std::vector<gyre::Matrix<double>> assembled = gyre::frechet_mean_vjp_assembled(space, mean, points, g);
+    REQUIRE(fast.size() == assembled.size());
+    double largest = 0, gap = 0;
+    for (std::size_t i = 0; i < fast.size(); ++i) {
+      largest = std::max(largest, assembled[i].cwiseAbs().maxCoeff());
+      gap = std::max(gap, (fast[i] - assembled[i]).cwiseAbs().maxCoeff());
+    }
+    CHECK(gap <= tolerance * largest);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("frechet_mean_vjp on SPD: conjugate gradients equal the assembled Jacobian (AIM and Bures–Wasserstein)") {
+  // Two solutions of the same linear system (CG to a residual of ε·‖rhs‖; a pivoted LU of the d×d
+  // Jacobian) at the same mean: 1e-10 of the largest gradient leaves room for the system's condition
+  // number (the batch's spread, eigenvalues in [e⁻³, e³]) times double's rounding. The mean itself is
+  // converged to 8ε, and the implicit derivative assumes it exact: both solutions share that error.
+  for (const int n : {2, 3, 5}) {
+    check_against_assembled<gyre::SpdAffineInvariant<double>>(n, 1e-10);
+    check_against_assembled<gyre::SpdBuresWasserstein<double>>(n, 1e-10);
+  }
+}
+
+namespace {
+
+/// No points, a non-SPD point, a NaN cotangent and a misshapen one, against a space's own derivative.
+template <class Space>
+void check_refusals() {
+  const Space space(3);
+  gyre::Rng rng(7);
+  const gyre::Matrix<double> mean = gyre::spd::random_spd<double>(3, rng);
+  const gyre::Matrix<double> g = gyre::Matrix<double>::Ones(3, 3);
+  CHECK_THROWS_AS((void)gyre::frechet_mean_vjp(space, mean, {}, g), gyre::ShapeError);
+  gyre::Matrix<double> indefinite = mean;
+  indefinite(0, 0) = -1;
+  CHECK_THROWS_AS((void)gyre::frechet_mean_vjp(space, mean, {mean, indefinite}, g), gyre::DomainError);
+  gyre::Matrix<double> nan_g = g;
+  nan_g(1, 2) = std::nan("");
+  CHECK_THROWS_AS((void)gyre::frechet_mean_vjp(space, mean, {mean, mean}, nan_g), gyre::DomainError);
+  CHECK_THROWS_AS((void)gyre::frechet_mean_vjp(space, mean, {mean, mean}, gyre::Matrix<double>::Ones(2, 2)),
+                  gyre::ShapeError);
+}
+
+}  // namespace
+
+TEST_CASE("frechet_mean_vjp on SPD (AIM and Bures–Wasserstein) refuses no points, a non-SPD point and bad cotangents") {
+  check_refusals<gyre::SpdAffineInvariant<double>>();
+  check_refusals<gyre::SpdBuresWasserstein<double>>();
 }

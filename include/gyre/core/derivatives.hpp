@@ -31,6 +31,7 @@
 
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "gyre/core/manifold.hpp"
 
@@ -58,6 +59,23 @@ struct TransportVjp {
   Tangent w;
 };
 
+/// ∂L/∂x and ∂L/∂y summed over a batch and ∂L/∂wᵢ per item, of transport_many(x, y, {wᵢ}): the
+/// optional batched transport of a space whose transport shares work along one geodesic.
+template <class Point, class Tangent>
+struct TransportManyVjp {
+  Point x;
+  Point y;
+  std::vector<Tangent> w;
+};
+
+/// ∂L/∂x summed over a batch and ∂L/∂wᵢ per item, of a batched map f(x, wᵢ) (a transport between x
+/// and a fixed point).
+template <class Point, class Tangent>
+struct BatchVjp {
+  Point x;
+  std::vector<Tangent> w;
+};
+
 /// Whether M has exp_vjp and log_vjp.
 template <class M, class = void>
 struct has_exp_log_vjp : std::false_type {};
@@ -81,5 +99,19 @@ struct has_transport_vjp<M, std::void_t<decltype(detail::cref<M>().transport_vjp
     : std::true_type {};
 template <class M>
 inline constexpr bool has_transport_vjp_v = has_transport_vjp<M>::value;
+
+/// Whether M has the batched transport_many and transport_many_vjp.
+template <class M, class = void>
+struct has_transport_many : std::false_type {};
+template <class M>
+struct has_transport_many<M, std::void_t<decltype(detail::cref<M>().transport_many(
+                                             detail::arg<detail::point_t<M>>(), detail::arg<detail::point_t<M>>(),
+                                             detail::arg<std::vector<detail::tangent_t<M>>>())),
+                                         decltype(detail::cref<M>().transport_many_vjp(
+                                             detail::arg<detail::point_t<M>>(), detail::arg<detail::point_t<M>>(),
+                                             detail::arg<std::vector<detail::tangent_t<M>>>(),
+                                             detail::arg<std::vector<detail::tangent_t<M>>>()))>> : std::true_type {};
+template <class M>
+inline constexpr bool has_transport_many_v = has_transport_many<M>::value;
 
 }  // namespace gyre

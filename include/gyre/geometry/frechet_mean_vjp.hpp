@@ -67,13 +67,23 @@ struct has_double_twin : std::false_type {};
 template <class M>
 struct has_double_twin<M, std::void_t<decltype(std::declval<const M&>().in_double())>> : std::true_type {};
 
+/// Spaces whose own member computes the mean's derivative (cheaper than the assembled Jacobian).
+template <class M, class = void>
+struct has_own_mean_vjp : std::false_type {};
+template <class M>
+struct has_own_mean_vjp<
+    M, std::void_t<decltype(std::declval<const M&>().frechet_mean_vjp(
+           std::declval<const typename M::Point&>(), std::declval<const std::vector<typename M::Point>&>(),
+           std::declval<const typename M::Point&>()))>> : std::true_type {};
+
 }  // namespace detail
 
-/// ∂L/∂xᵢ of the converged Fréchet mean m of `points`, from G = ∂L/∂m (implicit derivative).
+/// ∂L/∂xᵢ of the converged Fréchet mean m of `points`, from G = ∂L/∂m (implicit derivative), by the
+/// assembled Jacobian whatever the space offers (the reference the spaces' own derivatives are tested by).
 template <class M>
-[[nodiscard]] std::vector<typename M::Point> frechet_mean_vjp(const M& space, const typename M::Point& mean,
-                                                              const std::vector<typename M::Point>& points,
-                                                              const typename M::Point& g) {
+[[nodiscard]] std::vector<typename M::Point> frechet_mean_vjp_assembled(const M& space, const typename M::Point& mean,
+                                                                        const std::vector<typename M::Point>& points,
+                                                                        const typename M::Point& g) {
   static_assert(has_exp_log_vjp_v<M>, "frechet_mean_vjp needs a Manifold with log_vjp");
   using T = typename M::Scalar;
   using Point = typename M::Point;
@@ -91,8 +101,8 @@ template <class M>
     std::vector<WidePoint> wide_points;
     wide_points.reserve(points.size());
     for (const Point& x : points) wide_points.push_back(x.template cast<double>());
-    const std::vector<WidePoint> wide_grads = frechet_mean_vjp(wide, WidePoint(mean.template cast<double>()),
-                                                               wide_points, WidePoint(g.template cast<double>()));
+    const std::vector<WidePoint> wide_grads = frechet_mean_vjp_assembled(
+        wide, WidePoint(mean.template cast<double>()), wide_points, WidePoint(g.template cast<double>()));
     std::vector<Point> grads;
     grads.reserve(points.size());
     for (const WidePoint& w : wide_grads) grads.push_back(w.template cast<float>());
@@ -120,6 +130,19 @@ template <class M>
   grads.reserve(points.size());
   for (const Point& x : points) grads.push_back(-space.log_vjp(mean, x, lambda).y);
   return grads;
+}
+
+/// ∂L/∂xᵢ of the converged Fréchet mean m of `points`, from G = ∂L/∂m (implicit derivative): the
+/// space's own frechet_mean_vjp where it has one, the assembled Jacobian otherwise.
+template <class M>
+[[nodiscard]] std::vector<typename M::Point> frechet_mean_vjp(const M& space, const typename M::Point& mean,
+                                                              const std::vector<typename M::Point>& points,
+                                                              const typename M::Point& g) {
+  if constexpr (detail::has_own_mean_vjp<M>::value) {
+    return space.frechet_mean_vjp(mean, points, g);
+  } else {
+    return frechet_mean_vjp_assembled(space, mean, points, g);
+  }
 }
 
 /// K Karcher steps from points[0] (no stopping test): the GyroBN reference's batch mean.

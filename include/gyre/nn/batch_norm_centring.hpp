@@ -15,7 +15,9 @@
 // Each has centre_vjp(M, x, G) → {∂M, ∂x} and place_vjp(P, z, G) → {∂P, ∂z} (Euclidean gradients, as
 // every VJP in Gyre), built from the space's exp/log/transport and gyro VJPs.
 
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "gyre/core/derivatives.hpp"
 #include "gyre/core/group_derivatives.hpp"
@@ -62,6 +64,24 @@ struct GyroCentring {
   }
 };
 
+/// A batched centring's VJP: ∂L/∂(the point all items share: the mean or the bias), summed over the
+/// batch, and ∂L/∂(each item).
+template <class Point, class Item>
+struct SharedVjp {
+  Point shared;
+  std::vector<Item> items;
+};
+
+/// Whether a space has closed-form transports between a point and the identity (transport_to_identity,
+/// transport_from_identity and their VJPs), which TransportCentring takes when its origin is the identity.
+template <class S, class = void>
+struct has_identity_transport : std::false_type {};
+template <class S>
+struct has_identity_transport<
+    S, std::void_t<decltype(std::declval<const S&>().transport_to_identity_vjp(
+           std::declval<const typename S::Point&>(), std::declval<const std::vector<typename S::Tangent>&>(),
+           std::declval<const std::vector<typename S::Tangent>&>()))>> : std::true_type {};
+
 /// The transport-based Riemannian BN's centring (see the header comment).
 template <class S>
 struct TransportCentring {
@@ -105,6 +125,87 @@ struct TransportCentring {
     const TransportVjp<Point, Tangent> moved = space.transport_vjp(origin, p, z, stepped.v);
     return {Point(stepped.x + moved.y), moved.w};
   }
+
+  // The same maps on a whole batch, where the space transports a batch along one geodesic at once
+  // (transport_many: SPD's Bures–Wasserstein, whose transport integrates an ODE). ManifoldBatchNorm
+  // takes them in place of the per-item calls.
+  template <class U = S, std::enable_if_t<has_transport_many_v<U>, int> = 0>
+  [[nodiscard]] std::vector<Tangent> centre_all(const Point& m, const std::vector<Point>& xs) const {
+    if (at_identity()) return space.transport_to_identity(m, logs_at(m, xs));
+    return space.transport_many(m, origin, logs_at(m, xs));
+  }
+  template <class U = S, std::enable_if_t<has_transport_many_v<U>, int> = 0>
+  [[nodiscard]] SharedVjp<Point, Point> centre_all_vjp(const Point& m, const std::vector<Point>& xs,
+                                                       const std::vector<Tangent>& gs) const {
+    BatchVjp<Point, Tangent> moved;
+    if (at_identity()) {
+      moved = space.transport_to_identity_vjp(m, logs_at(m, xs), gs);
+    } else {
+      TransportManyVjp<Point, Tangent> both = space.transport_many_vjp(m, origin, logs_at(m, xs), gs);
+      moved = {std::move(both.x), std::move(both.w)};
+    }
+    SharedVjp<Point, Point> vjp{moved.x, {}};
+    vjp.items.reserve(xs.size());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      LogVjp<Point> logged = space.log_vjp(m, xs[i], moved.w[i]);
+      vjp.shared += logged.x;
+      vjp.items.push_back(std::move(logged.y));
+    }
+    return vjp;
+  }
+  template <class U = S, std::enable_if_t<has_transport_many_v<U>, int> = 0>
+  [[nodiscard]] std::vector<Point> place_all(const Point& p, const std::vector<Tangent>& zs) const {
+    std::vector<Point> placed =
+        at_identity() ? space.transport_from_identity(p, zs) : space.transport_many(origin, p, zs);
+    for (Point& t : placed) t = space.exp(p, t);
+    return placed;
+  }
+  template <class U = S, std::enable_if_t<has_transport_many_v<U>, int> = 0>
+  [[nodiscard]] SharedVjp<Point, Tangent> place_all_vjp(const Point& p, const std::vector<Tangent>& zs,
+                                                        const std::vector<Point>& gs) const {
+    const std::vector<Tangent> moved =
+        at_identity() ? space.transport_from_identity(p, zs) : space.transport_many(origin, p, zs);
+    Point shared = Point::Zero(p.rows(), p.cols());
+    std::vector<Tangent> stepped_v;
+    stepped_v.reserve(zs.size());
+    for (std::size_t i = 0; i < zs.size(); ++i) {
+      ExpVjp<Point, Tangent> stepped = space.exp_vjp(p, moved[i], gs[i]);
+      shared += stepped.x;
+      stepped_v.push_back(std::move(stepped.v));
+    }
+    if (at_identity()) {
+      BatchVjp<Point, Tangent> back = space.transport_from_identity_vjp(p, zs, stepped_v);
+      return {Point(shared + back.x), std::move(back.w)};
+    }
+    TransportManyVjp<Point, Tangent> back = space.transport_many_vjp(origin, p, zs, stepped_v);
+    return {Point(shared + back.y), std::move(back.w)};
+  }
+
+ private:
+  // Whether the space transports to and from the identity in closed form and the origin is the
+  // identity (SPD's Bures–Wasserstein metric at e = I: no ODE for the batch norms).
+  [[nodiscard]] bool at_identity() const {
+    if constexpr (has_identity_transport<S>::value) {
+      return origin.isIdentity(0);
+    } else {
+      return false;
+    }
+  }
+  [[nodiscard]] std::vector<Tangent> logs_at(const Point& m, const std::vector<Point>& xs) const {
+    std::vector<Tangent> logs;
+    logs.reserve(xs.size());
+    for (const Point& x : xs) logs.push_back(space.log(m, x));
+    return logs;
+  }
 };
+
+/// Whether a centring has the batched maps (centre_all, place_all and their VJPs).
+template <class C, class = void>
+struct has_batched_centring : std::false_type {};
+template <class C>
+struct has_batched_centring<
+    C, std::void_t<decltype(std::declval<const C&>().centre_all(
+           std::declval<const typename C::Point&>(), std::declval<const std::vector<typename C::Point>&>()))>>
+    : std::true_type {};
 
 }  // namespace gyre::nn

@@ -15,10 +15,11 @@
 // `M`; fixed at I with learn_metric = false) and s_c. θ is fixed (the reference's `po`, default 1).
 // The output batch has GBW Fréchet mean W_c and variance s²·v/(v + ε) (converged mean, training).
 //
+// Centring and biasing transport between the mean (the bias) and I. Those points commute, so the
+// BW parallel transport has a closed form there (SpdBuresWasserstein::transport_to_identity): the
+// reference's pal1/pal2, entries rescaled by √(2/(λᵢ+λⱼ)) in the mean's eigenbasis, are that
+// transport exactly, and Gyre computes the same map.
 // Differences from the reference, each deliberate (the README lists them):
-//  - centring and biasing use the Levi-Civita parallel transport of the BW metric; the reference's
-//    pal1/pal2 rescale the tangent vector's entries by √(2/(λᵢ+λⱼ)) in the mean's eigenbasis, an
-//    isometry T_M → T_I that is not the transport (they agree only when M commutes with the batch);
 //  - the variance is the batch's Fréchet variance about its mean; the reference's cal_var measures
 //    the squared distances of the uncentred batch to I;
 //  - the mean is converged by default (kReference: K Karcher steps); the reference takes one

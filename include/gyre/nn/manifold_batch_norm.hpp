@@ -134,6 +134,8 @@ class ManifoldBatchNorm : public Module<typename Centring::Space::Scalar> {
   using WPoint = typename Working::Point;
   using WTangent = typename Working::Tangent;
   static constexpr bool kWidened = !std::is_same_v<Working, Centring>;
+  // Whether the centring maps a whole batch at once (TransportCentring on a space with transport_many).
+  static constexpr bool kBatched = has_batched_centring<Working>::value;
 
   struct ChannelCall {
     std::vector<WPoint> x;

@@ -137,10 +137,14 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
     ch.mean = batch_statistics
                   ? batch_mean_of(ch.x)
                   : widen(batch::detail::item<Point>(running_mean_, params, static_cast<std::ptrdiff_t>(c)));
-    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
-      const auto u = static_cast<std::size_t>(i);
-      ch.w[u] = working_.centre(ch.mean, ch.x[u]);
-    });
+    if constexpr (kBatched) {
+      ch.w = working_.centre_all(ch.mean, ch.x);
+    } else {
+      parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+        const auto u = static_cast<std::size_t>(i);
+        ch.w[u] = working_.centre(ch.mean, ch.x[u]);
+      });
+    }
     if (batch_statistics) {
       W sum = 0;
       for (const WTangent& w : ch.w) sum += working_.space.inner(working_.origin, w, w);
@@ -150,11 +154,20 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
     }
     ch.factor = options_.normalize_variance ? static_cast<W>(scale_.value(c)) / std::sqrt(ch.variance + eps) : W(1);
     const WPoint bias = widen(batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c)));
-    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
-      const auto u = static_cast<std::size_t>(i);
-      batch::detail::store<Point>(output, items, static_cast<std::ptrdiff_t>(u * c_count + c),
-                                  narrow(working_.place(bias, WTangent(ch.factor * ch.w[u]))));
-    });
+    if constexpr (kBatched) {
+      std::vector<WTangent> scaled;
+      scaled.reserve(batch);
+      for (const WTangent& w : ch.w) scaled.emplace_back(ch.factor * w);
+      const std::vector<WPoint> placed = working_.place_all(bias, scaled);
+      for (std::size_t u = 0; u < batch; ++u)
+        batch::detail::store<Point>(output, items, static_cast<std::ptrdiff_t>(u * c_count + c), narrow(placed[u]));
+    } else {
+      parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+        const auto u = static_cast<std::size_t>(i);
+        batch::detail::store<Point>(output, items, static_cast<std::ptrdiff_t>(u * c_count + c),
+                                    narrow(working_.place(bias, WTangent(ch.factor * ch.w[u]))));
+      });
+    }
   }
   if (batch_statistics) {
     const W m = static_cast<W>(options_.momentum);
@@ -200,40 +213,68 @@ GeometricTensor<typename ManifoldBatchNorm<Centring>::T> ManifoldBatchNorm<Centr
   for (std::size_t c = 0; c < c_count; ++c) {
     const ChannelCall& ch = call.channels[c];
     const WPoint bias = widen(batch::detail::item<Point>(bias_.value, params, static_cast<std::ptrdiff_t>(c)));
-    std::vector<WPoint> grad_bias_items(batch);
     std::vector<WTangent> grad_w(batch);
     std::vector<W> grad_factor_items(batch);
-    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
-      const auto u = static_cast<std::size_t>(i);
-      const WPoint g =
-          widen(batch::detail::item<Point>(grad_output.data, items, static_cast<std::ptrdiff_t>(u * c_count + c)));
-      const ComposeVjp<WPoint> placed = working_.place_vjp(bias, WTangent(ch.factor * ch.w[u]), g);
-      grad_bias_items[u] = placed.a;
-      grad_factor_items[u] = placed.b.cwiseProduct(ch.w[u]).sum();
-      grad_w[u] = ch.factor * placed.b;
-    });
-    W grad_factor = 0;
     WPoint grad_bias_c = WPoint::Zero(bias.rows(), bias.cols());
-    for (std::size_t u = 0; u < batch; ++u) {
-      grad_factor += grad_factor_items[u];
-      grad_bias_c += grad_bias_items[u];
+    const auto grad_output_item = [&](std::size_t u) {
+      return widen(batch::detail::item<Point>(grad_output.data, items, static_cast<std::ptrdiff_t>(u * c_count + c)));
+    };
+    if constexpr (kBatched) {
+      std::vector<WTangent> scaled;
+      std::vector<WPoint> g;
+      scaled.reserve(batch);
+      g.reserve(batch);
+      for (std::size_t u = 0; u < batch; ++u) {
+        scaled.emplace_back(ch.factor * ch.w[u]);
+        g.push_back(grad_output_item(u));
+      }
+      const SharedVjp<WPoint, WTangent> placed = working_.place_all_vjp(bias, scaled, g);
+      grad_bias_c = placed.shared;
+      for (std::size_t u = 0; u < batch; ++u) {
+        grad_factor_items[u] = placed.items[u].cwiseProduct(ch.w[u]).sum();
+        grad_w[u] = ch.factor * placed.items[u];
+      }
+    } else {
+      std::vector<WPoint> grad_bias_items(batch);
+      parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+        const auto u = static_cast<std::size_t>(i);
+        const ComposeVjp<WPoint> placed = working_.place_vjp(bias, WTangent(ch.factor * ch.w[u]), grad_output_item(u));
+        grad_bias_items[u] = placed.a;
+        grad_factor_items[u] = placed.b.cwiseProduct(ch.w[u]).sum();
+        grad_w[u] = ch.factor * placed.b;
+      });
+      for (const WPoint& g : grad_bias_items) grad_bias_c += g;
     }
+    W grad_factor = 0;
+    for (const W f : grad_factor_items) grad_factor += f;
     if (options_.normalize_variance) grad_scale(c) = static_cast<T>(grad_factor / std::sqrt(ch.variance + eps));
     // f = s/√(v + ε): ∂f/∂v = −f/(2(v + ε)); v = (κ/B)·Σ ‖wᵢ‖²_e.
     const W grad_variance =
         through_statistics && options_.normalize_variance ? -grad_factor * ch.factor / (2 * (ch.variance + eps)) : W(0);
-    std::vector<WPoint> grad_x(batch), grad_mean_items(batch);
-    parallel_for(b_count, work, [&](std::ptrdiff_t i) {
-      const auto u = static_cast<std::size_t>(i);
-      WTangent total = grad_w[u];
-      if (grad_variance != 0) total += (grad_variance / static_cast<W>(batch)) * squared_norm_gradient(ch.w[u]);
-      const ComposeVjp<WPoint> centred = working_.centre_vjp(ch.mean, ch.x[u], total);
-      grad_mean_items[u] = centred.a;
-      grad_x[u] = centred.b;
-    });
-    if (through_statistics) {
-      WPoint grad_mean = WPoint::Zero(bias.rows(), bias.cols());
+    // ∂L/∂wᵢ in full: through the placing and, with the statistics, through the variance.
+    if (grad_variance != 0) {
+      parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+        const auto u = static_cast<std::size_t>(i);
+        grad_w[u] += (grad_variance / static_cast<W>(batch)) * squared_norm_gradient(ch.w[u]);
+      });
+    }
+    std::vector<WPoint> grad_x(batch);
+    WPoint grad_mean = WPoint::Zero(bias.rows(), bias.cols());
+    if constexpr (kBatched) {
+      SharedVjp<WPoint, WPoint> centred = working_.centre_all_vjp(ch.mean, ch.x, grad_w);
+      grad_mean = centred.shared;
+      grad_x = std::move(centred.items);
+    } else {
+      std::vector<WPoint> grad_mean_items(batch);
+      parallel_for(b_count, work, [&](std::ptrdiff_t i) {
+        const auto u = static_cast<std::size_t>(i);
+        const ComposeVjp<WPoint> centred = working_.centre_vjp(ch.mean, ch.x[u], grad_w[u]);
+        grad_mean_items[u] = centred.a;
+        grad_x[u] = centred.b;
+      });
       for (const WPoint& g : grad_mean_items) grad_mean += g;
+    }
+    if (through_statistics) {
       const std::vector<WPoint> through_mean = batch_mean_vjp(ch.x, ch.mean, grad_mean);
       for (std::size_t u = 0; u < batch; ++u) grad_x[u] += through_mean[u];
     }
