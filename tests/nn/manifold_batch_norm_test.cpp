@@ -410,6 +410,23 @@ TEST_CASE("Riemannian BN and GyroBN on SPD under AIM are the same map") {
   CHECK(xt::amax(xt::abs(rbn.forward(input).data - gyro_bn.forward(input).data))() <= 1e-11);
 }
 
+TEST_CASE("Riemannian BN and GyroBN on the Grassmannian are the same map") {
+  const auto f = grassmann();
+  const GyroBatchNormOptions options;
+  gyre::Rng rng(43);
+  const GeometricTensor<double> input(f.type, batch_of(f.space, f.origin, kBatch, f.radius, rng, f.item_shape));
+  xt::xarray<double> bias = batch_of(f.space, f.origin, 1, f.radius, rng, f.item_shape);
+  bias.reshape({kChannels, 5, 2});
+  gyre::nn::RiemannianBatchNorm<gyre::Grassmann<double>> rbn(transport(f), f.type, options);
+  GyroBatchNorm<gyre::Grassmann<double>> gyro_bn(gyro(f), f.type, options);
+  rbn.bias().value = bias;
+  gyro_bn.bias().value = bias;
+  // ⊖M ⊕ X rotates X by the transvection carrying M to I_{n,p}, whose differential is the parallel
+  // transport along their geodesic: both compute E_P·(t ⊗ (E_M)ᵀ·X), through rotations in one and
+  // exp/log/transport in the other — 1e-11: the same Karcher mean, rounding in another order.
+  CHECK(xt::amax(xt::abs(rbn.forward(input).data - gyro_bn.forward(input).data))() <= 1e-11);
+}
+
 TEST_CASE("GyroBN and RBN in float: a spread Grassmann batch trains, and the mean lands on the bias") {
   // GrNet's float features: the Karcher step in float stalls above frechet_mean's 8ε (it reached
   // 4.3e-6 on Gr(12, 4)), so the layer's float default is 1000ε; the output mean then sits on the
