@@ -62,6 +62,7 @@
 
 // repr
 #include "gyre/repr/fourier.hpp"
+#include "gyre/repr/group_downsampling.hpp"
 #include "gyre/repr/irrep.hpp"
 #include "gyre/repr/planar_group.hpp"
 #include "gyre/repr/representation.hpp"
@@ -78,9 +79,11 @@
 #include "gyre/nn/field_nonlinearity.hpp"
 #include "gyre/nn/field_type.hpp"
 #include "gyre/nn/fit.hpp"
+#include "gyre/nn/frame_averaging.hpp"
 #include "gyre/nn/gbw_batch_norm.hpp"
 #include "gyre/nn/geometric_tensor.hpp"
 #include "gyre/nn/grassmann_layers.hpp"
+#include "gyre/nn/group_downsample.hpp"
 #include "gyre/nn/inner_batch_norm.hpp"
 #include "gyre/nn/kernel_basis.hpp"
 #include "gyre/nn/lie_batch_norm.hpp"
@@ -94,6 +97,7 @@
 #include "gyre/nn/models.hpp"
 #include "gyre/nn/module.hpp"
 #include "gyre/nn/plain_conv2d.hpp"
+#include "gyre/nn/point_frames.hpp"
 #include "gyre/nn/pointwise_nonlinearity.hpp"
 #include "gyre/nn/pooling.hpp"
 #include "gyre/nn/r2conv.hpp"

@@ -5,17 +5,14 @@
 
 #include <fftw3.h>
 
+#include "fftw_planner_mutex.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/repr/irrep.hpp"
 
 namespace gyre::repr {
 namespace {
 
-// FFTW's planner is not thread safe; execution of distinct plans is.
-std::mutex& planner_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
+using detail::fftw_planner_mutex;
 
 // F[k] = Σ_r x[r]·e^{−2πikr/N} for k = 0 … N/2 (FFTW r2c).
 std::vector<std::complex<double>> real_fft(const double* x, int n) {
@@ -23,13 +20,13 @@ std::vector<std::complex<double>> real_fft(const double* x, int n) {
   std::vector<std::complex<double>> out(static_cast<std::size_t>(n / 2 + 1));
   fftw_plan plan;
   {
-    const std::lock_guard<std::mutex> lock(planner_mutex());
+    const std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     plan = fftw_plan_dft_r2c_1d(n, in.data(), reinterpret_cast<fftw_complex*>(out.data()), FFTW_ESTIMATE);
   }
   if (plan == nullptr) throw DomainError("fourier_transform", "FFTW could not plan a transform of length", n);
   fftw_execute(plan);
   {
-    const std::lock_guard<std::mutex> lock(planner_mutex());
+    const std::lock_guard<std::mutex> lock(fftw_planner_mutex());
     fftw_destroy_plan(plan);
   }
   return out;

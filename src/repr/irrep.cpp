@@ -70,7 +70,16 @@ double irrep_character(const PlanarGroup& group, const Irrep& psi, const PlanarE
   return irrep_matrix(group, psi, g).trace();
 }
 
+namespace {
+
+// escnn builds flipRot2dOnR2(N=1) and flip2dOnR2 on cyclic_group(2): the flip group's two irreps are
+// C₂'s "irrep_0" (trivial) and "irrep_1" (the sign of the flip), not D_N's "irrep_j,k".
+bool named_as_c2(const PlanarGroup& group) { return group.kind() == PlanarGroupKind::kDihedral && group.n() == 1; }
+
+}  // namespace
+
 std::string irrep_name(const PlanarGroup& group, const Irrep& psi) {
+  if (named_as_c2(group)) return "irrep_" + std::to_string(psi.flip_frequency);
   if (!group.has_flips()) return "irrep_" + std::to_string(psi.frequency);
   return "irrep_" + std::to_string(psi.flip_frequency) + "," + std::to_string(psi.frequency);
 }
@@ -79,10 +88,12 @@ Irrep parse_irrep(const PlanarGroup& group, const std::string& name) {
   if (const auto indices = detail::parse_indexed_name(name, "irrep_")) {
     Irrep psi;
     if (indices->size() == 2) {
-      if (!group.has_flips()) {
+      if (!group.has_flips() || named_as_c2(group)) {
         throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_k", name);
       }
       psi = {(*indices)[0], (*indices)[1]};
+    } else if (indices->size() == 1 && named_as_c2(group)) {
+      psi = {(*indices)[0], 0};
     } else if (indices->size() == 1) {
       if (group.has_flips()) {
         throw DomainError("parse_irrep", "irreps of " + group.name() + " are named irrep_j,k", name);

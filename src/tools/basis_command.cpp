@@ -28,11 +28,10 @@ std::vector<V> array_field(const json& request, const char* key) {
 json answer_parsed(const json& request) {
   if (!request.is_object()) throw RequestError("a request must be a JSON object");
   const repr::PlanarGroup group = group_of(request);
-  const bool flip2d = request["gspace"] == "flip2d";
   const int kernel_size = integer_field(request, "kernel_size", 0, true);
   const int dilation = integer_field(request, "dilation", 1, false);
-  const nn::FieldType in = field_type_of(request, "in", group, flip2d);
-  const nn::FieldType out = field_type_of(request, "out", group, flip2d);
+  const nn::FieldType in = field_type_of(request, "in", group);
+  const nn::FieldType out = field_type_of(request, "out", group);
   const int given = static_cast<int>(request.contains("rings")) + static_cast<int>(request.contains("sigma")) +
                     static_cast<int>(request.contains("max_frequency_per_ring"));
   if (given != 0 && given != 3) {

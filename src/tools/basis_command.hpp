@@ -6,8 +6,8 @@
 //   reply    {"dim": learnable weights, "rank": numerical rank of the sampled basis,
 //             "bias_dim": learnable biases, "group": "C8"}  or an error reply as in `gyre geom`.
 // N = −1 selects SO(2) (rot2d) or O(2) (fliprot2d), band-limited by maximum_frequency (default 6,
-// escnn's); field names are escnn's: irrep_k, irrep_j,k, regular, regular_L. flip2d is the group
-// of one flip (x ↦ −x), with escnn's irrep_0 (trivial) and irrep_1 (sign).
+// escnn's); field names are escnn's: irrep_k, irrep_j,k, regular, regular_L. flip2d (and fliprot2d
+// with N = 1) is the group of one flip (x ↦ −x), with escnn's irrep_0 (trivial) and irrep_1 (sign).
 
 #include <iosfwd>
 #include <string>

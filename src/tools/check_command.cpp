@@ -33,8 +33,7 @@ bool flag(const json& layer, const char* key, bool fallback) {
 std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
   if (!description.is_object()) throw RequestError("a network description must be a JSON object");
   const repr::PlanarGroup group = group_of(description);
-  const bool flip2d = description["gspace"] == "flip2d";
-  nn::FieldType type = field_type_of(description, "input", group, flip2d);
+  nn::FieldType type = field_type_of(description, "input", group);
   if (!description.contains("layers") || !description["layers"].is_array() || description["layers"].empty()) {
     throw RequestError("\"layers\" must be a non-empty array of layer objects");
   }
@@ -49,7 +48,7 @@ std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
         kind == "R2Conv" || kind == "PointwiseMaxPool" || kind == "PointwiseAvgPool" || kind == "NormMaxPool";
     const int kernel = integer_field(layer, "kernel_size", 1, windowed);
     if (kind == "R2Conv" || kind == "Linear") {
-      const nn::FieldType out = field_type_of(layer, "out", group, flip2d);
+      const nn::FieldType out = field_type_of(layer, "out", group);
       nn::R2ConvOptions options;
       options.stride = integer_field(layer, "stride", 1, false);
       options.padding = integer_field(layer, "padding", 0, false);

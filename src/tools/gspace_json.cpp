@@ -33,20 +33,14 @@ repr::PlanarGroup group_of(const json& request) {
   throw RequestError("unknown gspace \"" + gspace + "\" (rot2d, fliprot2d or flip2d)");
 }
 
-repr::Representation field_of(const repr::PlanarGroup& group, bool flip2d, const std::string& name) {
-  if (flip2d && name == "irrep_0") return repr::irrep_representation(group, {0, 0});
-  if (flip2d && name == "irrep_1") return repr::irrep_representation(group, {1, 0});
-  return repr::representation_by_name(group, name);
-}
-
-nn::FieldType field_type_of(const json& request, const char* key, const repr::PlanarGroup& group, bool flip2d) {
+nn::FieldType field_type_of(const json& request, const char* key, const repr::PlanarGroup& group) {
   if (!request.contains(key) || !request[key].is_array() || request[key].empty()) {
     throw RequestError(std::string("\"") + key + "\" must be a non-empty array of field names");
   }
   std::vector<repr::Representation> fields;
   for (const json& name : request[key]) {
     if (!name.is_string()) throw RequestError(std::string("field names must be strings: ") + name.dump());
-    fields.push_back(field_of(group, flip2d, name.get<std::string>()));
+    fields.push_back(repr::representation_by_name(group, name.get<std::string>()));
   }
   return nn::FieldType(group, std::move(fields));
 }

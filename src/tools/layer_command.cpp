@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "group_downsample_request.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/nn/bimap.hpp"
 #include "gyre/nn/eigenvalue_maps.hpp"
@@ -423,11 +424,15 @@ json bimap(const Run& run, const json& params) {
 }
 
 json answer_parsed(const json& request) {
+  if (request.is_object() && request.value("layer", std::string()) == "group_downsample") {
+    return answer_group_downsample(request);
+  }
   require_known_keys(request, "request",
                      {"layer", "space", "params", "options", "state", "mode", "input", "grad_output"});
   const std::string layer = word_or(request, "layer", "");
   if (layer.empty())
-    throw RequestError("missing \"layer\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig or bimap)");
+    throw RequestError(
+        "missing \"layer\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap or group_downsample)");
   const std::string mode = word_or(request, "mode", "train");
   if (mode != "train" && mode != "eval")
     throw RequestError("\"mode\" must be \"train\" or \"eval\", got \"" + mode + "\"");
@@ -450,7 +455,9 @@ json answer_parsed(const json& request) {
     return eigenvalue_layer(run, layer, params);
   }
   if (layer == "bimap") return bimap(run, params);
-  throw RequestError("unknown layer \"" + layer + "\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap)");
+  throw RequestError("unknown layer \"" + layer +
+                     "\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap, "
+                     "group_downsample)");
 }
 
 }  // namespace

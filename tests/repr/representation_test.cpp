@@ -177,3 +177,21 @@ TEST_CASE("representations: decompose rejects matrices that are not an orthogona
   CHECK_THROWS_WITH_AS(static_cast<void>(parse_irrep(PlanarGroup::dihedral(4), "irrep_3")),
                        "gyre::parse_irrep: irreps of D4 are named irrep_j,k (irrep_3)", gyre::DomainError);
 }
+
+TEST_CASE("D1 names its irreps as escnn's flip group, C2: irrep_0 and irrep_1") {
+  // escnn's flipRot2dOnR2(N=1) and flip2dOnR2 are built on cyclic_group(2).
+  const PlanarGroup flips = PlanarGroup::dihedral(1);
+  const auto all = irreps(flips);
+  REQUIRE(all.size() == 2);
+  CHECK(irrep_name(flips, all[0]) == "irrep_0");
+  CHECK(irrep_name(flips, all[1]) == "irrep_1");
+  CHECK(parse_irrep(flips, "irrep_0") == Irrep{0, 0});
+  CHECK(parse_irrep(flips, "irrep_1") == Irrep{1, 0});
+  // The sign irrep is −1 on the flip.
+  CHECK(irrep_character(flips, parse_irrep(flips, "irrep_1"), PlanarElement{1, 0.0}) == -1.0);
+  CHECK(representation_by_name(flips, "irrep_1").name() == "irrep_1");
+  CHECK_THROWS_WITH_AS(static_cast<void>(parse_irrep(flips, "irrep_1,0")),
+                       "gyre::parse_irrep: irreps of D1 are named irrep_k (irrep_1,0)", gyre::DomainError);
+  CHECK_THROWS_WITH_AS(static_cast<void>(parse_irrep(flips, "irrep_2")),
+                       "gyre::parse_irrep: not an irrep of D1 (irrep_2)", gyre::DomainError);
+}

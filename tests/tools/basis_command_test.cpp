@@ -62,6 +62,19 @@ TEST_CASE("gyre basis: flip2d uses escnn's irrep_0 and irrep_1") {
   CHECK(reply["dim"] == 4);
 }
 
+TEST_CASE("gyre basis: fliprot2d with N = 1 is escnn's flip group, irreps irrep_0 and irrep_1") {
+  // The request a user tried: escnn answers a 4-element basis (the centre and cos jφ, j = 0…2, on ring 1).
+  const json reply = gyre::tools::answer_basis(
+      R"({"gspace": "fliprot2d", "N": 1, "kernel_size": 3, "in": ["irrep_0"], "out": ["irrep_0"]})");
+  REQUIRE_FALSE(reply.contains("error"));
+  CHECK(reply["group"] == "D1");
+  CHECK(reply["dim"] == 4);
+  CHECK(reply["rank"] == 4);
+  const json mixed = gyre::tools::answer_basis(
+      R"({"gspace": "fliprot2d", "N": 1, "kernel_size": 3, "in": ["irrep_1"], "out": ["irrep_0"]})");
+  CHECK(mixed["dim"] == 2);  // sign → trivial: the flip-odd sin φ and sin 2φ on ring 1
+}
+
 TEST_CASE("gyre basis: errors name their type and the offending value") {
   const auto error = [](const std::string& line) { return gyre::tools::answer_basis(line)["error"]; };
   CHECK(error("{not json")["type"] == "RequestError");

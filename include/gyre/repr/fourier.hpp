@@ -22,3 +22,32 @@ namespace gyre::repr {
                                                        const std::vector<Matrix<double>>& coefficients);
 
 }  // namespace gyre::repr
+
+namespace gyre::repr {
+
+/// The Fourier transform of a batch of functions on C_N or D_N, packed in |G| reals per function,
+/// with FFTW plans over the whole batch (fftw for double, fftwf for float).
+/// Packing, irrep by irrep in irreps(group) order: a 1×1 irrep's coefficient; a 2×2 irrep of C_N
+/// (whose coefficients are c·I + s·J) its first column (c, s); a 2×2 irrep of D_N its four entries
+/// row-major. forward() equals fourier_transform() packed; inverse() inverts it.
+template <class T>
+class GroupFourierTransform {
+ public:
+  /// Throws DomainError unless `group` is C_N or D_N.
+  explicit GroupFourierTransform(PlanarGroup group);
+
+  [[nodiscard]] const PlanarGroup& group() const noexcept { return group_; }
+  /// |G|: values per function and packed coefficients per function.
+  [[nodiscard]] int size() const noexcept { return group_.order(); }
+  /// signals: `batch` rows of |G| values; coefficients: `batch` rows of |G| packed coefficients.
+  void forward(const T* signals, T* coefficients, std::size_t batch) const;
+  void inverse(const T* coefficients, T* signals, std::size_t batch) const;
+
+ private:
+  PlanarGroup group_;
+};
+
+extern template class GroupFourierTransform<float>;
+extern template class GroupFourierTransform<double>;
+
+}  // namespace gyre::repr

@@ -6,7 +6,8 @@
 //   2k = N (finite): ψ(f, θ) = [cos(kθ)·(−1)^(j·f)]                  (1×1, cos(kθ) = ±1)
 //   otherwise:       ψ(f, θ) = R(kθ)·diag(1, −1)ᶠ                    (2×2; flip groups use j = 1)
 // with R(α) = [[cos α, −sin α], [sin α, cos α]]. Groups without flips only have j = 0.
-// Names follow escnn: "irrep_k" without flips, "irrep_j,k" with flips.
+// Names follow escnn: "irrep_k" without flips, "irrep_j,k" with flips, except D₁ (the flip group), which
+// escnn builds as C₂: its irreps are "irrep_0" (trivial, j = 0) and "irrep_1" (the flip's sign, j = 1).
 
 #include <string>
 #include <vector>
