@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "frame_request.hpp"
 #include "group_downsample_request.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/nn/bimap.hpp"
@@ -427,12 +428,13 @@ json answer_parsed(const json& request) {
   if (request.is_object() && request.value("layer", std::string()) == "group_downsample") {
     return answer_group_downsample(request);
   }
+  if (request.is_object() && request.value("layer", std::string()) == "frame") return answer_frame(request);
   require_known_keys(request, "request",
                      {"layer", "space", "params", "options", "state", "mode", "input", "grad_output"});
   const std::string layer = word_or(request, "layer", "");
   if (layer.empty())
     throw RequestError(
-        "missing \"layer\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap or group_downsample)");
+        "missing \"layer\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap, group_downsample or frame)");
   const std::string mode = word_or(request, "mode", "train");
   if (mode != "train" && mode != "eval")
     throw RequestError("\"mode\" must be \"train\" or \"eval\", got \"" + mode + "\"");
@@ -457,7 +459,7 @@ json answer_parsed(const json& request) {
   if (layer == "bimap") return bimap(run, params);
   throw RequestError("unknown layer \"" + layer +
                      "\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap, "
-                     "group_downsample)");
+                     "group_downsample, frame)");
 }
 
 }  // namespace
