@@ -8,6 +8,7 @@
 #include "gspace_json.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/nn/field_nonlinearity.hpp"
+#include "gyre/nn/group_downsample.hpp"
 #include "gyre/nn/inner_batch_norm.hpp"
 #include "gyre/nn/pointwise_nonlinearity.hpp"
 #include "gyre/nn/pooling.hpp"
@@ -32,7 +33,7 @@ bool flag(const json& layer, const char* key, bool fallback) {
 
 std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
   if (!description.is_object()) throw RequestError("a network description must be a JSON object");
-  const repr::PlanarGroup group = group_of(description);
+  repr::PlanarGroup group = group_of(description);  // a GroupDownsample moves later layers to its subgroup
   nn::FieldType type = field_type_of(description, "input", group);
   if (!description.contains("layers") || !description["layers"].is_array() || description["layers"].empty()) {
     throw RequestError("\"layers\" must be a non-empty array of layer objects");
@@ -89,6 +90,17 @@ std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
       type = net->emplace<nn::GroupPooling<double>>(type).out_type().fields("build_network");
     } else if (kind == "GlobalAveragePool") {
       net->emplace<nn::GlobalAveragePool<double>>(type);
+    } else if (kind == "GroupDownsample") {
+      const std::string family = layer.value("subgroup", std::string("same"));
+      if (family != "same" && family != "rotations")
+        throw RequestError("\"subgroup\" must be \"same\" or \"rotations\"");
+      type = net->emplace<nn::GroupDownsample<double>>(
+                    type, integer_field(layer, "rate", 0, true),
+                    family == "same" ? repr::SubgroupFamily::kSameFamily : repr::SubgroupFamily::kRotations,
+                    flag(layer, "anti_aliasing", true))
+                 .out_type()
+                 .fields("build_network");
+      group = type.group();
     } else {
       throw RequestError("unknown layer type \"" + kind + "\"");
     }
@@ -112,7 +124,10 @@ check::EquivarianceReport check_network(const json& description) {
     for (const json& a : description["angles"]) {
       if (!a.is_number()) throw RequestError("\"angles\" must be numbers (degrees)");
       const double angle = a.get<double>() * boost::math::constants::pi<double>() / 180;
-      for (int f = 0; f < (in_fields.group().has_flips() ? 2 : 1); ++f) elements.push_back({f, angle});
+      // The output's group: a GroupDownsample keeps only its subgroup's symmetry.
+      const repr::PlanarGroup& out_group =
+          net->out_type().has_fields() ? net->out_type().fields().group() : in_fields.group();
+      for (int f = 0; f < (out_group.has_flips() ? 2 : 1); ++f) elements.push_back({f, angle});
     }
   }
   return check::check_equivariance(*net, nn::GeometricTensor<double>(net->in_type(), std::move(x)), elements);

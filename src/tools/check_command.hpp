@@ -12,7 +12,8 @@
 // Layer types: R2Conv (out, kernel_size, stride, padding, dilation, bias), Linear (out, bias),
 // ReLU, ELU, NormReLU, Gated (the gated fields follow their gates), InnerBatchNorm,
 // PointwiseMaxPool / PointwiseAvgPool (kernel_size, stride, padding), NormMaxPool (kernel_size,
-// stride), GroupPooling, GlobalAveragePool.
+// stride), GroupPooling, GlobalAveragePool, GroupDownsample (rate, subgroup: "same" | "rotations",
+// anti_aliasing: true | false; later layers are over the subgroup, and the check uses its elements).
 
 #include <iosfwd>
 #include <memory>

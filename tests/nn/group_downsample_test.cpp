@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include <boost/math/constants/constants.hpp>
 #include <doctest/doctest.h>
 
 #include "gyre/check/equivariance.hpp"
@@ -142,4 +143,17 @@ TEST_CASE_TEMPLATE("GroupDownsample: the FFT path equals the dense operator D = 
       layer.discard_saved();
     }
   }
+}
+
+TEST_CASE("check_equivariance: by default checks the output's subgroup, and refuses elements outside it") {
+  GroupDownsample<double> layer(regular_fields(PlanarGroup::dihedral(8), 1), 2);
+  const auto x = gyre::test::random_feature_map<double>(layer.in_type(), 1, 5, 5, 3);
+  const auto report = gyre::check::check_equivariance(layer, x);
+  CHECK(report.rows.size() == 8);  // D4's elements, not D8's 16
+  CHECK(report.max_grid_symmetry_error() <= 1e-13);
+  const double eighth_turn = boost::math::constants::pi<double>() / 4;
+  CHECK_THROWS_WITH_AS(
+      static_cast<void>(gyre::check::check_equivariance(layer, x, {gyre::repr::PlanarElement{0, eighth_turn}})),
+      "gyre::check_equivariance: element is not in both the input's and the output's group (D8, D4) (rotation 45°)",
+      gyre::DomainError);
 }

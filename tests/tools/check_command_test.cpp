@@ -47,5 +47,24 @@ TEST_CASE("gyre check: bad descriptions are errors that say what is wrong") {
   bad = example();
   bad["angles"] = {22.5};
   CHECK_THROWS_WITH_AS(static_cast<void>(gyre::tools::check_network(bad)),
-                       doctest::Contains("gyre::transform: element is not in C8"), gyre::DomainError);
+                       "gyre::check_equivariance: element is not in C8 (rotation 22.5°)", gyre::DomainError);
+}
+
+TEST_CASE("gyre check: GroupDownsample moves the network to its subgroup, bad options are named") {
+  nlohmann::json description =
+      nlohmann::json::parse(R"({"gspace": "fliprot2d", "N": 4, "input": ["irrep_0,0"], "size": 9,
+    "layers": [{"type": "R2Conv", "out": ["regular"], "kernel_size": 3, "padding": 1},
+               {"type": "GroupDownsample", "rate": 2, "subgroup": "rotations"},
+               {"type": "R2Conv", "out": ["regular"], "kernel_size": 3, "padding": 1}]})");
+  const auto net = gyre::tools::build_network(description);
+  CHECK(net->out_type().fields("test").group().name() == "C4");
+  const auto report = gyre::tools::check_network(description);
+  CHECK(report.rows.size() == 4);
+  CHECK(report.max_grid_symmetry_error() <= 1e-12);
+  description["layers"][1]["subgroup"] = "flips";
+  CHECK_THROWS_WITH_AS(static_cast<void>(gyre::tools::build_network(description)),
+                       "\"subgroup\" must be \"same\" or \"rotations\"", gyre::tools::RequestError);
+  description["layers"][1]["subgroup"] = "same";
+  description["layers"][1]["rate"] = 3;
+  CHECK_THROWS_AS(static_cast<void>(gyre::tools::build_network(description)), gyre::DomainError);
 }

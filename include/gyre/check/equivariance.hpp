@@ -18,6 +18,7 @@
 
 #include <boost/math/constants/constants.hpp>
 
+#include "gyre/core/error.hpp"
 #include "gyre/nn/module.hpp"
 #include "gyre/nn/transform.hpp"
 
@@ -160,14 +161,27 @@ void set_relative_error(EquivarianceRow& row, const Maps& lhs, const Maps& rhs, 
 
 }  // namespace detail
 
-/// Checks f(g·x) = g·f(x) for each element (default_check_elements if empty). The module's
-/// forward calls run under NoGrad: checking leaves nothing saved for backward.
+/// Checks f(g·x) = g·f(x) for each element. By default the elements are default_check_elements of
+/// the output type's group, which may be a subgroup of the input's (GroupDownsample keeps only the
+/// subgroup's symmetry); an element outside either group is refused with a DomainError. The
+/// module's forward calls run under NoGrad: checking leaves nothing saved for backward.
 template <class T>
 EquivarianceReport check_equivariance(nn::Module<T>& module, const nn::GeometricTensor<T>& x,
                                       std::vector<repr::PlanarElement> elements = {}) {
   const nn::FieldType& in_fields = module.in_type().fields("check_equivariance");
   nn::require_field_type("check_equivariance", in_fields, x.type);
-  if (elements.empty()) elements = default_check_elements(in_fields.group());
+  const repr::PlanarGroup& out_group =
+      module.out_type().has_fields() ? module.out_type().fields().group() : in_fields.group();
+  if (elements.empty()) elements = default_check_elements(out_group);
+  for (const repr::PlanarElement& g : elements) {
+    if (!in_fields.group().contains(g) || !out_group.contains(g)) {
+      const std::string groups =
+          in_fields.group() == out_group
+              ? in_fields.group().name()
+              : "both the input's and the output's group (" + in_fields.group().name() + ", " + out_group.name() + ")";
+      throw DomainError("check_equivariance", "element is not in " + groups, element_label(g));
+    }
+  }
   const nn::NoGrad no_grad;
   EquivarianceReport report;
   const nn::GeometricTensor<T> fx = module.forward(x);
