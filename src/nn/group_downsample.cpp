@@ -24,10 +24,12 @@ using ConstRowMajorMaps = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eige
 }  // namespace
 
 template <class T>
-GroupDownsample<T>::GroupDownsample(FieldType type, int rate, repr::SubgroupFamily family, bool anti_aliasing)
+GroupDownsample<T>::GroupDownsample(FieldType type, int rate, repr::SubgroupFamily family, bool anti_aliasing,
+                                    DownsampleEngine engine)
     : in_(std::move(type)),
       operators_(repr::band_limiting(repr::subsample_group(require_regular_fields(in_).group(), rate, family))),
       anti_aliasing_(anti_aliasing),
+      use_fourier_(anti_aliasing && engine == DownsampleEngine::kFourier),
       field_map_(operators_.downsample),
       transform_(operators_.sampling.group),
       mask_(repr::band_mask(operators_.sampling)),
@@ -45,10 +47,9 @@ template <class T>
 void GroupDownsample<T>::band_limit(std::vector<T>& signals, std::size_t count) const {
   std::vector<T> coefficients(signals.size());
   transform_.forward(signals.data(), coefficients.data(), count);
-  const auto order = static_cast<std::size_t>(mask_.size());
-  for (std::size_t i = 0; i < coefficients.size(); ++i) {
-    if (mask_(static_cast<Eigen::Index>(i % order)) == 0.0) coefficients[i] = T(0);
-  }
+  const Eigen::Index order = mask_.size();
+  RowMajorMaps<T>(coefficients.data(), static_cast<Eigen::Index>(count), order).array().rowwise() *=
+      mask_.cast<T>().transpose().array();
   transform_.inverse(coefficients.data(), signals.data(), count);
 }
 
@@ -60,8 +61,8 @@ GeometricTensor<T> GroupDownsample<T>::forward(const GeometricTensor<T>& input) 
   const auto plane = static_cast<Eigen::Index>(call.height * call.width);
   const Eigen::Index g_order = field_map_t_.cols(), h_order = field_map_t_.rows();
   const auto blocks = static_cast<Eigen::Index>(call.batch) * in_.n_fields();
-  if (!anti_aliasing_) {
-    // Every (item, field) block is a |G| × plane row-major matrix: the sampling is one small GEMM.
+  if (!use_fourier_) {
+    // Every (item, field) block is a |G| × plane row-major matrix: D (or S) is one small GEMM.
     for (Eigen::Index b = 0; b < blocks; ++b) {
       const ConstRowMajorMaps<T> x(input.data.data() + b * g_order * plane, g_order, plane);
       RowMajorMaps<T> y(output.data.data() + b * h_order * plane, h_order, plane);
@@ -101,7 +102,7 @@ GeometricTensor<T> GroupDownsample<T>::backward(const GeometricTensor<T>& grad_o
   const auto plane = static_cast<Eigen::Index>(call.height * call.width);
   const Eigen::Index g_order = field_map_t_.cols(), h_order = field_map_t_.rows();
   const auto blocks = static_cast<Eigen::Index>(call.batch) * in_.n_fields();
-  if (!anti_aliasing_) {
+  if (!use_fourier_) {
     for (Eigen::Index b = 0; b < blocks; ++b) {
       const ConstRowMajorMaps<T> y(grad_output.data.data() + b * h_order * plane, h_order, plane);
       RowMajorMaps<T> x(grad.data.data() + b * g_order * plane, g_order, plane);

@@ -90,10 +90,10 @@ void GroupFourierTransform<T>::forward(const T* signals, T* coefficients, std::s
   if (batch == 0) return;
   const int n = group_.n(), cosets = group_.has_flips() ? 2 : 1, half = n / 2 + 1;
   const auto rows = static_cast<int>(batch) * cosets;
-  // r2c with FFTW_ESTIMATE reads but never writes its input (out of place).
-  std::vector<T> input(signals, signals + static_cast<std::size_t>(rows) * static_cast<std::size_t>(n));
   std::vector<std::complex<T>> spectra(static_cast<std::size_t>(rows) * static_cast<std::size_t>(half));
-  Fftw<T>::r2c(n, rows, input.data(), spectra.data());
+  // An out-of-place r2c planned with FFTW_ESTIMATE reads its input and never writes it (FFTW's
+  // manual, "Planner Flags"): the const_cast hands FFTW the caller's buffer without a copy.
+  Fftw<T>::r2c(n, rows, const_cast<T*>(signals), spectra.data());
   const std::vector<Irrep> all = irreps(group_);
   for (std::size_t b = 0; b < batch; ++b) {
     // Σ_r x_r·(cos, sin)(2πkr/N) = (Re F[k], −Im F[k]) for each coset's spectrum F.
@@ -155,12 +155,12 @@ void GroupFourierTransform<T>::inverse(const T* coefficients, T* signals, std::s
       }
     }
   }
-  std::vector<T> output(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n));
-  Fftw<T>::c2r(n, rows, spectra.data(), output.data());
+  Fftw<T>::c2r(n, rows, spectra.data(), signals);
   // c2r is unnormalised: x_r = (1/N)·Σ_k F[k]·e^{2πikr/N} per coset (the 1/|G| and d_ψ/e_ψ of the
   // inverse formula collapse to this for both groups).
   const T scale = T(1) / static_cast<T>(n);
-  for (std::size_t i = 0; i < output.size(); ++i) signals[i] = output[i] * scale;
+  const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(n);
+  for (std::size_t i = 0; i < count; ++i) signals[i] *= scale;
 }
 
 template class GroupFourierTransform<float>;

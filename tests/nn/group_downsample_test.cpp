@@ -67,10 +67,11 @@ TEST_CASE_TEMPLATE("GroupDownsample: exactly equivariant to the subgroup, anti-a
 }
 
 TEST_CASE("GroupDownsample: backward equals central differences") {
-  for (const bool anti_aliasing : {true, false}) {
-    CAPTURE(anti_aliasing);
-    GroupDownsample<double> layer(regular_fields(PlanarGroup::dihedral(6), 2), 2, SubgroupFamily::kSameFamily,
-                                  anti_aliasing);
+  for (const int mode : {0, 1, 2}) {  // anti-aliased by GEMM, anti-aliased through the FFT, naive
+    CAPTURE(mode);
+    GroupDownsample<double> layer(
+        regular_fields(PlanarGroup::dihedral(6), 2), 2, SubgroupFamily::kSameFamily, mode != 2,
+        mode == 1 ? gyre::nn::DownsampleEngine::kFourier : gyre::nn::DownsampleEngine::kDense);
     const auto x = gyre::test::random_feature_map<double>(layer.in_type(), 2, 3, 4, 5);
     // A linear layer: central differences are exact up to rounding of the step (1e-6) — 1e-8 relative.
     CHECK(gyre::check::check_gradients(layer, x, 1e-6, 3).max_error() <= 1e-8);
@@ -110,7 +111,7 @@ TEST_CASE("GroupDownsample: bad input names the condition and the value") {
   layer.discard_saved();
 }
 
-TEST_CASE_TEMPLATE("GroupDownsample: the FFT path equals the dense operator D = S·P", T, float, double) {
+TEST_CASE_TEMPLATE("GroupDownsample: the Fourier engine equals the dense operator D = S·P", T, float, double) {
   const double tolerance = gyre::test::tol<T>(1e-13, 1e-5f);  // |G| ≤ 24 terms of size ≈ 1
   for (const PlanarGroup& g :
        {PlanarGroup::cyclic(8), PlanarGroup::cyclic(9), PlanarGroup::dihedral(6), PlanarGroup::dihedral(8)}) {
@@ -119,7 +120,7 @@ TEST_CASE_TEMPLATE("GroupDownsample: the FFT path equals the dense operator D = 
       const int rate = g.n() % 2 == 0 ? 2 : 3;
       if (family == SubgroupFamily::kRotations && rate != 2) continue;
       CAPTURE(g.name());
-      GroupDownsample<T> layer(regular_fields(g, 2), rate, family);
+      GroupDownsample<T> layer(regular_fields(g, 2), rate, family, true, gyre::nn::DownsampleEngine::kFourier);
       const auto x = gyre::test::random_feature_map<T>(layer.in_type(), 2, 3, 5, 9);
       const auto y = layer.forward(x);
       const gyre::Matrix<double>& d = layer.field_map();
