@@ -89,6 +89,7 @@
 #include "gyre/nn/lie_batch_norm.hpp"
 #include "gyre/nn/lie_batch_norm_impl.hpp"
 #include "gyre/nn/linear.hpp"
+#include "gyre/nn/lorentz_canonicalization.hpp"
 #include "gyre/nn/manifold_batch_norm.hpp"
 #include "gyre/nn/manifold_batch_norm_impl.hpp"
 #include "gyre/nn/manifold_fibers.hpp"
