@@ -270,7 +270,7 @@ TEST_CASE_TEMPLATE("FrameAveraging: an arbitrary backbone becomes exactly invari
         if (output == FrameOutput::kPositions && !has_translations(group)) continue;
         CAPTURE(d);
         const std::string group_name = gyre::nn::frame_group_name(group);
-      CAPTURE(group_name);
+        CAPTURE(group_name);
         CAPTURE(static_cast<int>(output));
         auto net = make_averaged<T>(group, output, 2, 5, d, 7);
         for (const std::uint64_t seed : gyre::test::seeds(10)) {
@@ -341,7 +341,7 @@ TEST_CASE("FrameAveraging: backward equals central differences (input and backbo
         if (output == FrameOutput::kPositions && !has_translations(group)) continue;
         CAPTURE(d);
         const std::string group_name = gyre::nn::frame_group_name(group);
-      CAPTURE(group_name);
+        CAPTURE(group_name);
         CAPTURE(static_cast<int>(output));
         auto net = make_averaged<double>(group, output, 2, 4, d, 11);
         const auto x = random_clouds<double>(2, 2, 4, d, 13);
