@@ -7,8 +7,16 @@
 namespace gyre::nn {
 
 template <class T>
-PointwiseNonlinearity<T>::PointwiseNonlinearity(FieldType type, Pointwise kind, T alpha)
+PointwiseNonlinearity<T>::PointwiseNonlinearity(TensorType type, Pointwise kind, T alpha)
     : type_(std::move(type)), kind_(kind), alpha_(alpha) {
+  if (type_.has_manifold()) {
+    throw DomainError(name(), "pointwise nonlinearities act on fields or plain features, not manifold points",
+                      type_.describe());
+  }
+  if (!type_.has_fields()) {
+    if (kind_ == Pointwise::kELU && !(alpha_ > 0)) throw DomainError(name(), "alpha must be > 0", alpha_);
+    return;
+  }
   for (const repr::Representation& rho : type_.fields(name().c_str()).fields()) {
     if (!rho.is_permutation()) {
       throw DomainError(name(), "pointwise nonlinearities need permutation fields (regular, quotient, trivial)",
@@ -57,7 +65,7 @@ GeometricTensor<T> PointwiseNonlinearity<T>::backward(const GeometricTensor<T>& 
 
 template <class T>
 std::string PointwiseNonlinearity<T>::describe() const {
-  return name() + "(" + type_.fields().describe() + ")";
+  return name() + "(" + (type_.has_fields() ? type_.fields().describe() : type_.describe()) + ")";
 }
 
 template class PointwiseNonlinearity<float>;

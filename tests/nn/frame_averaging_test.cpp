@@ -18,6 +18,9 @@
 #include "gyre/check/gradient_check.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/rng.hpp"
+#include "gyre/nn/linear.hpp"
+#include "gyre/nn/pointwise_nonlinearity.hpp"
+#include "gyre/nn/sequential.hpp"
 #include "support/test_support.hpp"
 
 using gyre::Matrix;
@@ -388,4 +391,25 @@ TEST_CASE("point_frame and FrameAveraging: bad input, huge and tiny clouds") {
   FrameAveraging<double> net(std::make_shared<TanhNet<double>>(in3, scalars, 3, 1), FrameGroup::kE,
                              FrameOutput::kInvariant);
   CHECK_THROWS_AS(static_cast<void>(net.forward(random_clouds<double>(1, 2, 4, 3, 1))), gyre::ShapeError);
+}
+
+TEST_CASE("FrameAveraging: a Gyre MLP (Flatten, Linear, ELU, Linear) becomes E(3)-invariant") {
+  auto mlp = std::make_shared<gyre::nn::Sequential<double>>();
+  const gyre::nn::TensorType cloud = gyre::nn::point_cloud_type(2, 5, 3);
+  mlp->emplace<gyre::nn::Flatten<double>>(cloud);
+  mlp->emplace<gyre::nn::Linear<double>>(30, 16, true, 1);
+  mlp->emplace<gyre::nn::PointwiseELU<double>>(
+      gyre::nn::TensorType(gyre::nn::Base::kNone, gyre::nn::EuclideanFiber{16, {}}));
+  mlp->emplace<gyre::nn::Linear<double>>(16, 2, true, 2);
+  FrameAveraging<double> net(mlp, FrameGroup::kE, FrameOutput::kInvariant);
+  const auto x = random_clouds<double>(4, 2, 5, 3, 19);
+  gyre::Rng rng(23);
+  const Isometry g = random_isometry(FrameGroup::kE, 3, rng);
+  {
+    const gyre::nn::NoGrad no_grad;
+    // Rounding of the frame and of four layers: 1e-12.
+    CHECK(relative_gap(net.forward(act(g, x)).data, net.forward(x).data) <= 1e-12);
+  }
+  // ELU is smooth and the spectra are simple: central differences to 1e-6.
+  CHECK(gyre::check::check_gradients(net, x, 1e-6, 29).max_error() <= 1e-6);
 }

@@ -9,6 +9,7 @@
 #include "gyre/nn/cross_entropy.hpp"
 #include "gyre/nn/sequential.hpp"
 #include "layer_zoo.hpp"
+#include "sphere/sphere.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -268,4 +269,42 @@ TEST_CASE("cross_entropy: float agrees with double, and a label count that diffe
   CHECK(f.correct == d.correct);
   CHECK_THROWS_WITH_AS(static_cast<void>(gyre::nn::cross_entropy(logits, {1})),
                        "gyre::cross_entropy: one label per row of logits 2 (1)", gyre::ShapeError);
+}
+
+TEST_CASE("pointwise nonlinearities on plain features: values, gradients, and manifold features refused") {
+  // An MLP's hidden units (none × ℝ[5]) and per-point vectors (none × ℝ^(4×3)[2], a point cloud).
+  for (const gyre::nn::TensorType& type :
+       {gyre::nn::TensorType(gyre::nn::Base::kNone, gyre::nn::EuclideanFiber{5, {}}),
+        gyre::nn::TensorType(gyre::nn::Base::kNone, gyre::nn::EuclideanFiber{2, {4, 3}})}) {
+    CAPTURE(type.describe());
+    gyre::nn::PointwiseReLU<double> relu(type);
+    gyre::nn::PointwiseELU<double> elu(type, 0.7);
+    gyre::Rng rng(4);
+    std::vector<std::size_t> shape{3, static_cast<std::size_t>(type.channels())};
+    for (const std::size_t e : type.item_shape()) shape.push_back(e);
+    xt::xarray<double> data = xt::zeros<double>(shape);
+    for (double& v : data) v = rng.normal<double>();
+    const GeometricTensor<double> x(type, data);
+    const auto r = relu.forward(x);
+    const auto e = elu.forward(x);
+    for (std::size_t i = 0; i < data.size(); ++i) {
+      const double v = data.data()[i];
+      CHECK(r.data.data()[i] == (v > 0 ? v : 0.0));
+      CHECK(e.data.data()[i] == doctest::Approx(v > 0 ? v : 0.7 * std::expm1(v)).epsilon(1e-15));
+    }
+    relu.discard_saved();
+    elu.discard_saved();
+    // N(0, 1) data has no entry within 1e-6 of the kink: central differences are exact to 1e-8.
+    CHECK(gyre::check::check_gradients(elu, x, 1e-6, 3).max_error() <= 1e-8);
+    CHECK(gyre::check::check_gradients(relu, x, 1e-6, 3).max_error() <= 1e-8);
+    CHECK(relu.describe() == "PointwiseReLU(" + type.describe() + ")");
+  }
+  const gyre::nn::TensorType sphere(gyre::nn::Base::kNone, gyre::nn::ManifoldFiber::of<gyre::Sphere>(2, "S^2", 2));
+  CHECK_THROWS_WITH_AS(
+      gyre::nn::PointwiseReLU<double>{sphere},
+      doctest::Contains("gyre::PointwiseReLU: pointwise nonlinearities act on fields or plain features"),
+      gyre::DomainError);
+  CHECK_THROWS_AS(
+      gyre::nn::PointwiseELU<double>(gyre::nn::TensorType(gyre::nn::Base::kNone, gyre::nn::EuclideanFiber{2, {}}), 0.0),
+      gyre::DomainError);
 }

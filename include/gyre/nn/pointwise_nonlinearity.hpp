@@ -1,7 +1,10 @@
 #pragma once
-// Pointwise nonlinearities (escnn's PointwiseNonLinearity): σ applied to every channel. They commute
-// with the group only when every ρ(g) permutes channels, so only permutation fields are accepted
-// (regular, quotient, trivial); anything else is a DomainError at construction.
+// Pointwise nonlinearities (escnn's PointwiseNonLinearity, torch's ReLU/ELU): σ applied to every
+// value. On representation fields they commute with the group only when every ρ(g) permutes
+// channels, so only permutation fields are accepted (regular, quotient, trivial). Plain Euclidean
+// features (any base, any item shape: an MLP's hidden units, a frame-averaged backbone's layers)
+// have no group to commute with and are always accepted. Manifold-valued features are refused: σ
+// would leave the manifold.
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
@@ -20,8 +23,9 @@ enum class Pointwise { kReLU, kELU };
 template <class T>
 class PointwiseNonlinearity : public Module<T> {
  public:
-  /// Throws DomainError if a field is not a permutation representation or α ≤ 0 (ELU).
-  PointwiseNonlinearity(FieldType type, Pointwise kind, T alpha = T(1));
+  /// Throws DomainError if a field is not a permutation representation, the features are
+  /// manifold-valued, or α ≤ 0 (ELU).
+  PointwiseNonlinearity(TensorType type, Pointwise kind, T alpha = T(1));
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
@@ -44,14 +48,14 @@ class PointwiseNonlinearity : public Module<T> {
 template <class T>
 class PointwiseReLU : public PointwiseNonlinearity<T> {
  public:
-  explicit PointwiseReLU(FieldType type) : PointwiseNonlinearity<T>(std::move(type), Pointwise::kReLU) {}
+  explicit PointwiseReLU(TensorType type) : PointwiseNonlinearity<T>(std::move(type), Pointwise::kReLU) {}
 };
 
 /// x for x > 0, α·(eˣ − 1) otherwise, on permutation fields; the derivative at 0 is α (torch's choice).
 template <class T>
 class PointwiseELU : public PointwiseNonlinearity<T> {
  public:
-  explicit PointwiseELU(FieldType type, T alpha = T(1))
+  explicit PointwiseELU(TensorType type, T alpha = T(1))
       : PointwiseNonlinearity<T>(std::move(type), Pointwise::kELU, alpha) {}
 };
 
