@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "canonicalize_request.hpp"
 #include "frame_request.hpp"
 #include "group_downsample_request.hpp"
 #include "gyre/core/error.hpp"
@@ -429,12 +430,16 @@ json answer_parsed(const json& request) {
     return answer_group_downsample(request);
   }
   if (request.is_object() && request.value("layer", std::string()) == "frame") return answer_frame(request);
+  if (request.is_object() && request.value("layer", std::string()) == "canonicalize") {
+    return answer_canonicalize(request);
+  }
   require_known_keys(request, "request",
                      {"layer", "space", "params", "options", "state", "mode", "input", "grad_output"});
   const std::string layer = word_or(request, "layer", "");
   if (layer.empty())
     throw RequestError(
-        "missing \"layer\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap, group_downsample or frame)");
+        "missing \"layer\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap, group_downsample, frame or "
+        "canonicalize)");
   const std::string mode = word_or(request, "mode", "train");
   if (mode != "train" && mode != "eval")
     throw RequestError("\"mode\" must be \"train\" or \"eval\", got \"" + mode + "\"");
@@ -459,7 +464,7 @@ json answer_parsed(const json& request) {
   if (layer == "bimap") return bimap(run, params);
   throw RequestError("unknown layer \"" + layer +
                      "\" (liebn, gyrobn, rbn, gbw_rbn, spdnet_bn, reeig, logeig, bimap, "
-                     "group_downsample, frame)");
+                     "group_downsample, frame, canonicalize)");
 }
 
 }  // namespace

@@ -13,8 +13,9 @@
 //   reply    {"output": [points], "batch_mean": M, "batch_variance": v, "state": {…after the update},
 //             "grad_input": [points], "grad_state": {…}}   (grad_* only with grad_output)
 //            or {"error": {"type": "DomainError" | "ShapeError" | "RequestError" | …, "message": …}}
-// Group downsampling ("layer": "group_downsample") and frame averaging's frames ("layer": "frame") take
-// their own keys: group_downsample_request.hpp, frame_request.hpp.
+// Group downsampling ("layer": "group_downsample"), frame averaging's frames ("layer": "frame") and
+// orbit canonicalization ("layer": "canonicalize") take their own keys: group_downsample_request.hpp,
+// frame_request.hpp, canonicalize_request.hpp.
 // Points are n×n matrices as lists of rows (as `gyre geom` writes them); one channel per request.
 // LieBN's "scale" is s (the reference's `shift`, a standard deviation); "variance" may be given
 // instead as s². "batch_mean" and "running_mean" are in deformed coordinates, as the reference

@@ -48,6 +48,7 @@ constexpr const char* kUsage =
     "               {\"layer\": \"group_downsample\", \"group\": \"cn\"|\"dn\", \"N\": 8, \"rate\": 2,\n"
     "                \"subgroup\": \"same\"|\"rotations\", \"input\": [|G| values]}\n"
     "               {\"layer\": \"frame\", \"group\": \"o\"|\"so\"|\"e\"|\"se\", \"n\": 3, \"input\": [points]}\n"
+    "               {\"layer\": \"canonicalize\", \"group\": \"so2\"|\"lorentz\", \"input\": image or momenta}\n"
     "\n"
     "basis request: {\"gspace\": \"rot2d\"|\"fliprot2d\"|\"flip2d\", \"N\": 8, \"maximum_frequency\": 2,\n"
     "                \"kernel_size\": 5, \"in\": [\"regular\"], \"out\": [\"irrep_1\"]}  ->  {\"dim\": …, \"rank\": "
