@@ -15,12 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-json rows_of(const Eigen::MatrixXd& m) {
-  json out = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) out.push_back(encode_vector(m.row(i).transpose()));
-  return out;
-}
-
 void require_known(const json& request, const std::set<std::string>& known) {
   for (const auto& item : request.items()) {
     if (known.count(item.key()) == 0) {
@@ -69,7 +63,7 @@ json encode_image(const nn::GeometricTensor<double>& x, bool single) {
       for (std::size_t k = 0; k < w; ++k)
         m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) = x.data(0, c, r, k);
     }
-    images.push_back(rows_of(m));
+    images.push_back(encode_rows(m));
   }
   return single ? images.front() : images;
 }
@@ -114,8 +108,8 @@ json lorentz(const json& request) {
   }
   const Eigen::MatrixXd momenta = decode_matrix(request["input"], "input");
   const nn::LorentzCanonicalFrame frame = nn::canonical_lorentz_frame(momenta, options);
-  return json{{"transform", rows_of(frame.transform)},
-              {"canonical", rows_of(nn::canonicalize_lorentz(momenta, frame))},
+  return json{{"transform", encode_rows(frame.transform)},
+              {"canonical", encode_rows(nn::canonicalize_lorentz(momenta, frame))},
               {"iterations", frame.iterations},
               {"gradient", frame.gradient}};
 }

@@ -12,12 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-json rows_of(const Eigen::MatrixXd& m) {
-  json out = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) out.push_back(encode_vector(m.row(i).transpose()));
-  return out;
-}
-
 }  // namespace
 
 json answer_frame(const json& request) {
@@ -52,8 +46,8 @@ json answer_frame(const json& request) {
   json rotations = json::array(), canonical = json::array();
   const Eigen::MatrixXd centred = points.rowwise() - frame.centre.transpose();
   for (const Matrix<double>& r : frame.rotations) {
-    rotations.push_back(rows_of(r));
-    canonical.push_back(rows_of(centred * r));
+    rotations.push_back(encode_rows(r));
+    canonical.push_back(encode_rows(centred * r));
   }
   return json{{"frame", rotations},
               {"translation", encode_vector(frame.centre)},

@@ -40,12 +40,6 @@ json encode_signals(const Eigen::MatrixXd& rows, bool single) {
   return out;
 }
 
-json encode_rows(const Matrix<double>& m) {
-  json out = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) out.push_back(encode_vector(m.row(i).transpose()));
-  return out;
-}
-
 }  // namespace
 
 json answer_group_downsample(const json& request) {

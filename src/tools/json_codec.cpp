@@ -73,6 +73,12 @@ nlohmann::json encode_vector(const Eigen::MatrixXd& value) {
   return out;
 }
 
+nlohmann::json encode_rows(const Eigen::MatrixXd& value) {
+  nlohmann::json out = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < value.rows(); ++i) out.push_back(encode_vector(value.row(i).transpose()));
+  return out;
+}
+
 nlohmann::json encode_point(const Eigen::MatrixXd& value, PointEncoding encoding) {
   switch (encoding) {
     case PointEncoding::kInteger:

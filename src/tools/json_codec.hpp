@@ -35,6 +35,9 @@ class RequestError : public std::runtime_error {
 /// A vector (n×1) as a flat array.
 [[nodiscard]] nlohmann::json encode_vector(const Eigen::MatrixXd& value);
 
+/// A matrix as a list of its rows, each a flat array (any shape, including 1 × n and n × 1).
+[[nodiscard]] nlohmann::json encode_rows(const Eigen::MatrixXd& value);
+
 /// A scalar; +∞ and −∞ (dist between components) are written as the strings "inf" and "-inf",
 /// since JSON has no infinities.
 [[nodiscard]] nlohmann::json encode_scalar(double value);
