@@ -103,6 +103,7 @@
 #include "gyre/nn/pooling.hpp"
 #include "gyre/nn/r2conv.hpp"
 #include "gyre/nn/rotation_canonicalization.hpp"
+#include "gyre/nn/rotation_canonicalized.hpp"
 #include "gyre/nn/saved_calls.hpp"
 #include "gyre/nn/sequential.hpp"
 #include "gyre/nn/tensor_type.hpp"

@@ -5,6 +5,7 @@
 #include <string>
 
 #include <boost/math/constants/constants.hpp>
+#include <xtensor/xbuilder.hpp>
 #include <xtensor/xview.hpp>
 
 #include "gyre/core/error.hpp"
@@ -69,6 +70,28 @@ CanonicalRotation descend(const Energy& energy, double theta, double scale, cons
   return r;
 }
 
+double template_sigma(const RotationTemplate& shape, std::size_t h, std::size_t w) {
+  return shape.sigma > 0 ? shape.sigma : static_cast<double>(std::min(h, w)) / 4;
+}
+
+// Per pixel and harmonic k = 1…K: w(|p|)·e^{ikφ_p}, with (x, y) as nn::transform places pixel centres.
+std::vector<std::complex<double>> template_basis(std::size_t h, std::size_t w, double sigma, std::size_t harmonics) {
+  std::vector<std::complex<double>> basis(h * w * harmonics);
+  for (std::size_t row = 0; row < h; ++row) {
+    for (std::size_t col = 0; col < w; ++col) {
+      const double px = static_cast<double>(col) - (static_cast<double>(w) - 1) / 2;
+      const double py = (static_cast<double>(h) - 1) / 2 - static_cast<double>(row);
+      const double radial = std::exp(-(px * px + py * py) / (2 * sigma * sigma));
+      const double phi = std::atan2(py, px);
+      for (std::size_t i = 0; i < harmonics; ++i) {
+        basis[(row * w + col) * harmonics + i] =
+            px == 0 && py == 0 ? 0.0 : radial * std::polar(1.0, static_cast<double>(i + 1) * phi);
+      }
+    }
+  }
+  return basis;
+}
+
 }  // namespace
 
 template <class T>
@@ -92,22 +115,9 @@ std::vector<CanonicalRotation> canonical_rotations(const GeometricTensor<T>& x, 
   }
   const std::size_t batch = x.data.shape()[0], channels = x.data.shape()[1];
   const std::size_t h = x.data.shape()[2], w = x.data.shape()[3];
-  const double sigma = shape.sigma > 0 ? shape.sigma : static_cast<double>(std::min(h, w)) / 4;
+  const double sigma = template_sigma(shape, h, w);
   const std::size_t harmonics = shape.weights.size();
-  // Per pixel: w(|p|)·e^{ikφ_p}, with (x, y) as nn::transform places pixel centres.
-  std::vector<std::complex<double>> basis(h * w * harmonics);
-  for (std::size_t row = 0; row < h; ++row) {
-    for (std::size_t col = 0; col < w; ++col) {
-      const double px = static_cast<double>(col) - (static_cast<double>(w) - 1) / 2;
-      const double py = (static_cast<double>(h) - 1) / 2 - static_cast<double>(row);
-      const double radial = std::exp(-(px * px + py * py) / (2 * sigma * sigma));
-      const double phi = std::atan2(py, px);
-      for (std::size_t i = 0; i < harmonics; ++i) {
-        basis[(row * w + col) * harmonics + i] =
-            px == 0 && py == 0 ? 0.0 : radial * std::polar(1.0, static_cast<double>(i + 1) * phi);
-      }
-    }
-  }
+  const std::vector<std::complex<double>> basis = template_basis(h, w, sigma, harmonics);
   std::vector<CanonicalRotation> result;
   const int starts = 4 * static_cast<int>(harmonics);
   for (std::size_t b = 0; b < batch; ++b) {
@@ -177,6 +187,48 @@ GeometricTensor<T> canonicalize_rotation(const GeometricTensor<T>& x, const std:
   return result;
 }
 
+template <class T>
+xt::xarray<T> canonical_rotation_gradient(const GeometricTensor<T>& x, const std::vector<CanonicalRotation>& rotations,
+                                          const RotationTemplate& shape) {
+  if (x.type.base() != Base::kGrid || x.data.dimension() != 4) {
+    throw ShapeError("canonical_rotation_gradient", "needs feature maps on a grid", x.type.describe());
+  }
+  if (rotations.size() != x.data.shape()[0]) {
+    throw ShapeError("canonical_rotation_gradient", "needs one rotation per item", rotations.size());
+  }
+  const std::size_t channels = x.data.shape()[1], h = x.data.shape()[2], w = x.data.shape()[3];
+  const std::size_t plane = h * w, harmonics = shape.weights.size();
+  const std::vector<std::complex<double>> basis = template_basis(h, w, template_sigma(shape, h, w), harmonics);
+  xt::xarray<T> gradient = xt::zeros<T>(x.data.shape());
+  for (std::size_t b = 0; b < rotations.size(); ++b) {
+    if (rotations[b].ambiguous) continue;  // θ* jumps between tied minima: no derivative
+    const double theta = rotations[b].angle;
+    std::vector<std::complex<double>> turn(harmonics);  // e^{−ikθ*}
+    for (std::size_t i = 0; i < harmonics; ++i) turn[i] = std::polar(1.0, -static_cast<double>(i + 1) * theta);
+    // E is linear in x: ∂E'/∂x(p) = −Σ_k a_k·k·Im(b_k(p)·e^{−ikθ}), the same for every channel, and
+    // E''(θ) = Σ_p x(p)·Σ_k a_k·k²·Re(b_k(p)·e^{−ikθ}).
+    std::vector<double> slope(plane, 0.0);
+    double curvature = 0;
+    const T* item = x.data.data() + b * channels * plane;
+    for (std::size_t p = 0; p < plane; ++p) {
+      double bend = 0;
+      for (std::size_t i = 0; i < harmonics; ++i) {
+        const double k = static_cast<double>(i + 1);
+        const std::complex<double> z = basis[p * harmonics + i] * turn[i];
+        slope[p] -= shape.weights[i] * k * z.imag();
+        bend += shape.weights[i] * k * k * z.real();
+      }
+      for (std::size_t c = 0; c < channels; ++c) curvature += static_cast<double>(item[c * plane + p]) * bend;
+    }
+    if (!(curvature > 0)) continue;  // not a strict minimum: θ* is not differentiable there
+    T* out = gradient.data() + b * channels * plane;
+    for (std::size_t c = 0; c < channels; ++c) {
+      for (std::size_t p = 0; p < plane; ++p) out[c * plane + p] = static_cast<T>(-slope[p] / curvature);
+    }
+  }
+  return gradient;
+}
+
 template std::vector<CanonicalRotation> canonical_rotations(const GeometricTensor<float>&, const RotationTemplate&,
                                                             const CanonicalizationOptions&);
 template std::vector<CanonicalRotation> canonical_rotations(const GeometricTensor<double>&, const RotationTemplate&,
@@ -185,5 +237,10 @@ template GeometricTensor<float> canonicalize_rotation(const GeometricTensor<floa
                                                       const std::vector<CanonicalRotation>&);
 template GeometricTensor<double> canonicalize_rotation(const GeometricTensor<double>&,
                                                        const std::vector<CanonicalRotation>&);
+
+template xt::xarray<float> canonical_rotation_gradient(const GeometricTensor<float>&,
+                                                       const std::vector<CanonicalRotation>&, const RotationTemplate&);
+template xt::xarray<double> canonical_rotation_gradient(const GeometricTensor<double>&,
+                                                        const std::vector<CanonicalRotation>&, const RotationTemplate&);
 
 }  // namespace gyre::nn

@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 #include <xtensor/xview.hpp>
 
+#include "blob_images.hpp"
 #include "gyre/core/error.hpp"
 #include "gyre/core/rng.hpp"
 #include "gyre/nn/transform.hpp"
@@ -29,26 +30,10 @@ gyre::nn::FieldType scalar_fields(int channels) {
   return gyre::nn::FieldType(so2, gyre::repr::trivial_representation(so2), channels);
 }
 
-// Smooth random images: a few Gaussian blobs (bilinear resampling of them is accurate to ~1e-3).
+// Four blobs of spread 8 per image (blob_images.hpp).
 template <class T>
 GeometricTensor<T> blob_images(std::size_t batch, std::size_t size, std::uint64_t seed) {
-  gyre::Rng rng(seed);
-  xt::xarray<T> data = xt::zeros<T>({batch, std::size_t{1}, size, size});
-  const double centre = (static_cast<double>(size) - 1) / 2;
-  for (std::size_t b = 0; b < batch; ++b) {
-    for (int blob = 0; blob < 4; ++blob) {
-      const double cx = rng.uniform(-0.3, 0.3) * static_cast<double>(size);
-      const double cy = rng.uniform(-0.3, 0.3) * static_cast<double>(size);
-      const double height = rng.uniform(0.5, 1.5);
-      for (std::size_t r = 0; r < size; ++r) {
-        for (std::size_t c = 0; c < size; ++c) {
-          const double dx = static_cast<double>(c) - centre - cx, dy = centre - static_cast<double>(r) - cy;
-          data(b, 0, r, c) += static_cast<T>(height * std::exp(-(dx * dx + dy * dy) / 8));
-        }
-      }
-    }
-  }
-  return GeometricTensor<T>(scalar_fields(1), std::move(data));
+  return GeometricTensor<T>(scalar_fields(1), gyre::test::blob_maps<T>(batch, 1, size, seed, 4, 8));
 }
 
 double angle_gap(double a, double b) { return std::abs(std::remainder(a - b, 2 * kPi)); }

@@ -65,4 +65,12 @@ template <class T>
 [[nodiscard]] GeometricTensor<T> canonicalize_rotation(const GeometricTensor<T>& x,
                                                        const std::vector<CanonicalRotation>& rotations);
 
+/// ∂θ*/∂x for each item, shaped as x.data: implicit differentiation of E'(θ*; x) = 0, that is
+/// ∂θ*/∂x = −∂ₓE'(θ*)/E''(θ*). Zero for ambiguous items and where E''(θ*) ≤ 0, where θ* is not a
+/// differentiable function of x. `shape` must be the template θ* was found with.
+template <class T>
+[[nodiscard]] xt::xarray<T> canonical_rotation_gradient(const GeometricTensor<T>& x,
+                                                        const std::vector<CanonicalRotation>& rotations,
+                                                        const RotationTemplate& shape = {});
+
 }  // namespace gyre::nn

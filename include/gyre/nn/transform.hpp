@@ -21,6 +21,17 @@ namespace gyre::nn {
 template <class T>
 [[nodiscard]] GeometricTensor<T> transform(const GeometricTensor<T>& x, const repr::PlanarElement& g);
 
+/// The adjoint of transform(·, g): ∂L/∂x from ∂L/∂(g·x), for modules that act on their input.
+/// Same checks as transform.
+template <class T>
+[[nodiscard]] GeometricTensor<T> transform_adjoint(const GeometricTensor<T>& grad, const repr::PlanarElement& g);
+
+/// ∂(g·x)/∂θ at g = (f, θ) for maps of trivial fields (DomainError otherwise): the derivative of the
+/// bilinear resampling. At a grid symmetry, where transform reads pixels exactly, it is the one-sided
+/// derivative of bilinear interpolation from that pixel; bilinear is only piecewise smooth.
+template <class T>
+[[nodiscard]] GeometricTensor<T> transform_angle_derivative(const GeometricTensor<T>& x, const repr::PlanarElement& g);
+
 extern template GeometricTensor<float> transform(const GeometricTensor<float>&, const repr::PlanarElement&);
 extern template GeometricTensor<double> transform(const GeometricTensor<double>&, const repr::PlanarElement&);
 
