@@ -46,6 +46,45 @@ void check_sizes(const char* where, const xt::xarray<float>& inputs, const std::
   if (!(batch_size >= 1)) throw DomainError(where, "batch size must be >= 1", batch_size);
 }
 
+void check_targets(const char* where, const xt::xarray<float>& inputs, const xt::xarray<float>& targets,
+                   int batch_size) {
+  if (inputs.dimension() == 0 || targets.dimension() == 0 || targets.shape()[0] != inputs.shape()[0]) {
+    throw ShapeError(where, "one target per sample " + std::to_string(inputs.dimension() ? inputs.shape()[0] : 0),
+                     targets.dimension() ? targets.shape()[0] : 0);
+  }
+  if (targets.shape()[0] == 0) throw ShapeError(where, "needs at least one sample", 0);
+  if (!(batch_size >= 1)) throw DomainError(where, "batch size must be >= 1", batch_size);
+  for (const float v : targets) {
+    if (!std::isfinite(v)) throw DomainError(where, "targets must be finite", v);
+  }
+}
+
+// Σ (y − t)² over a batch, and ∂/∂y of the mean over `count` entries into `grad` (if given).
+double squared_error(const char* where, const GeometricTensor<float>& output, const xt::xarray<float>& target,
+                     double count, xt::xarray<float>* grad) {
+  if (!std::equal(output.data.shape().begin(), output.data.shape().end(), target.shape().begin(),
+                  target.shape().end())) {
+    throw ShapeError(where, "the network's output must have the targets' shape", output.type.describe());
+  }
+  double sum = 0;
+  if (grad) *grad = xt::xarray<float>::from_shape(target.shape());
+  for (std::size_t i = 0; i < target.size(); ++i) {
+    const double r = static_cast<double>(output.data.data()[i]) - static_cast<double>(target.data()[i]);
+    sum += r * r;
+    if (grad) grad->data()[i] = static_cast<float>(2 * r / count);
+  }
+  return sum;
+}
+
+void require_finite_parameters(const char* where, Module<float>& net, std::size_t done) {
+  for (const Parameter<float>* p : net.parameters()) {
+    for (float v : p->value) {
+      if (!std::isfinite(v))
+        throw ConvergenceError(where, "parameter " + p->name + " became non-finite at sample", done);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>& inputs,
@@ -78,12 +117,7 @@ std::vector<FitEpoch> fit_classifier(Module<float>& net, const xt::xarray<float>
       const CrossEntropy<float> ce = cross_entropy(logits_of(where, output, end - begin), batch_labels);
       static_cast<void>(net.backward(GeometricTensor<float>(output.type, xt::xarray<float>(ce.grad))));
       adam.step();
-      for (const Parameter<float>* p : net.parameters()) {
-        for (float v : p->value) {
-          if (!std::isfinite(v))
-            throw ConvergenceError(where, "parameter " + p->name + " became non-finite at sample", done);
-        }
-      }
+      require_finite_parameters(where, net, done);
       loss_sum += static_cast<double>(ce.loss) * static_cast<double>(end - begin);
       correct += ce.correct;
       seen += end - begin;
@@ -123,6 +157,66 @@ double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs, 
     }
   }
   return static_cast<double>(correct) / static_cast<double>(labels.size());
+}
+
+std::vector<RegressionEpoch> fit_regressor(Module<float>& net, const xt::xarray<float>& inputs,
+                                           const xt::xarray<float>& targets, const FitOptions& options,
+                                           const RegressionProgress& progress) {
+  const char* const where = "fit_regressor";
+  check_targets(where, inputs, targets, options.batch_size);
+  optim::Adam<float> adam(net.parameters(), options.learning_rate);
+  std::mt19937_64 engine(options.seed);
+  std::vector<std::size_t> order(targets.shape()[0]);
+  std::iota(order.begin(), order.end(), 0);
+  const std::size_t total = static_cast<std::size_t>(options.epochs) * order.size();
+  const auto batch_size = static_cast<std::size_t>(options.batch_size);
+  const std::size_t entries = targets.size() / order.size();
+  std::size_t done = 0;
+  std::vector<RegressionEpoch> epochs;
+  for (int epoch = 0; epoch < options.epochs; ++epoch) {
+    net.train(true);
+    const auto start = std::chrono::steady_clock::now();
+    std::shuffle(order.begin(), order.end(), engine);
+    double error_sum = 0;
+    std::size_t seen = 0;
+    for (std::size_t begin = 0; begin < order.size(); begin += batch_size) {
+      const std::size_t end = std::min(order.size(), begin + batch_size);
+      adam.zero_grad();
+      const GeometricTensor<float> output =
+          net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end)));
+      xt::xarray<float> grad;
+      error_sum += squared_error(where, output, take(targets, order, begin, end),
+                                 static_cast<double>((end - begin) * entries), &grad);
+      static_cast<void>(net.backward(GeometricTensor<float>(output.type, std::move(grad))));
+      adam.step();
+      require_finite_parameters(where, net, done);
+      seen += end - begin;
+      done += end - begin;
+      if (progress) progress(done, total, error_sum / static_cast<double>(seen * entries));
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    epochs.push_back({error_sum / static_cast<double>(seen * entries), seconds});
+  }
+  net.eval();
+  return epochs;
+}
+
+double regression_error(Module<float>& net, const xt::xarray<float>& inputs, const xt::xarray<float>& targets,
+                        int batch_size) {
+  const char* const where = "regression_error";
+  check_targets(where, inputs, targets, batch_size);
+  net.eval();
+  const NoGrad inference;
+  std::vector<std::size_t> order(targets.shape()[0]);
+  std::iota(order.begin(), order.end(), 0);
+  double sum = 0;
+  for (std::size_t begin = 0; begin < order.size(); begin += static_cast<std::size_t>(batch_size)) {
+    const std::size_t end = std::min(order.size(), begin + static_cast<std::size_t>(batch_size));
+    const GeometricTensor<float> output =
+        net.forward(GeometricTensor<float>(net.in_type(), take(inputs, order, begin, end)));
+    sum += squared_error(where, output, take(targets, order, begin, end), 1.0, nullptr);
+  }
+  return sum / static_cast<double>(targets.size());
 }
 
 }  // namespace gyre::nn

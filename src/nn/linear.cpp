@@ -106,29 +106,39 @@ TensorType flattened(const TensorType& in) {
 template <class T>
 Flatten<T>::Flatten(TensorType in) : in_type_(std::move(in)), out_type_(flattened(in_type_)) {}
 
+namespace {
+
+// The same numbers under another Euclidean type of the same size per sample: (B, C, item…).
+template <class T>
+GeometricTensor<T> reshaped(const GeometricTensor<T>& x, const TensorType& to) {
+  std::vector<std::size_t> shape{x.batch(), static_cast<std::size_t>(to.channels())};
+  for (std::size_t extent : to.item_shape()) shape.push_back(extent);
+  xt::xarray<T> data = x.data;
+  data.reshape(shape);
+  return GeometricTensor<T>(to, std::move(data));
+}
+
+void check_batch(const char* where, std::size_t forward_batch, std::size_t batch) {
+  if (batch != forward_batch) {
+    throw ShapeError(where, "grad_output must have the forward's batch size " + std::to_string(forward_batch), batch);
+  }
+}
+
+}  // namespace
+
 template <class T>
 GeometricTensor<T> Flatten<T>::forward(const GeometricTensor<T>& input) {
   require_type("Flatten::forward", in_type_, input.type);
-  xt::xarray<T> flat = input.data;
-  flat.reshape({input.batch(), static_cast<std::size_t>(out_type_.channels())});
   batch_sizes_.push(input.batch());
-  return GeometricTensor<T>(out_type_, std::move(flat));
+  return reshaped(input, out_type_);
 }
 
 template <class T>
 GeometricTensor<T> Flatten<T>::backward(const GeometricTensor<T>& grad_output) {
   require_type("Flatten::backward", out_type_, grad_output.type);
-  const std::size_t batch = batch_sizes_.top("Flatten::backward", describe());
-  if (grad_output.batch() != batch) {
-    throw ShapeError("Flatten::backward", "grad_output must have the forward's batch size " + std::to_string(batch),
-                     grad_output.batch());
-  }
-  std::vector<std::size_t> shape{batch, static_cast<std::size_t>(in_type_.channels())};
-  for (std::size_t extent : in_type_.item_shape()) shape.push_back(extent);
-  xt::xarray<T> grad = grad_output.data;
-  grad.reshape(shape);
+  check_batch("Flatten::backward", batch_sizes_.top("Flatten::backward", describe()), grad_output.batch());
   batch_sizes_.drop();
-  return GeometricTensor<T>(in_type_, std::move(grad));
+  return reshaped(grad_output, in_type_);
 }
 
 template <class T>
@@ -136,9 +146,34 @@ std::string Flatten<T>::describe() const {
   return "Flatten(" + in_type_.describe() + " → " + out_type_.describe() + ")";
 }
 
+template <class T>
+Unflatten<T>::Unflatten(TensorType out) : in_type_(flattened(out)), out_type_(std::move(out)) {}
+
+template <class T>
+GeometricTensor<T> Unflatten<T>::forward(const GeometricTensor<T>& input) {
+  require_type("Unflatten::forward", in_type_, input.type);
+  batch_sizes_.push(input.batch());
+  return reshaped(input, out_type_);
+}
+
+template <class T>
+GeometricTensor<T> Unflatten<T>::backward(const GeometricTensor<T>& grad_output) {
+  require_type("Unflatten::backward", out_type_, grad_output.type);
+  check_batch("Unflatten::backward", batch_sizes_.top("Unflatten::backward", describe()), grad_output.batch());
+  batch_sizes_.drop();
+  return reshaped(grad_output, in_type_);
+}
+
+template <class T>
+std::string Unflatten<T>::describe() const {
+  return "Unflatten(" + in_type_.describe() + " → " + out_type_.describe() + ")";
+}
+
 template class Linear<float>;
 template class Linear<double>;
 template class Flatten<float>;
 template class Flatten<double>;
+template class Unflatten<float>;
+template class Unflatten<double>;
 
 }  // namespace gyre::nn

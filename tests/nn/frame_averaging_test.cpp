@@ -413,3 +413,24 @@ TEST_CASE("FrameAveraging: a Gyre MLP (Flatten, Linear, ELU, Linear) becomes E(3
   // ELU is smooth and the spectra are simple: central differences to 1e-6.
   CHECK(gyre::check::check_gradients(net, x, 1e-6, 29).max_error() <= 1e-6);
 }
+
+TEST_CASE("FrameAveraging: an MLP predicting positions (…, Linear, Unflatten) becomes E(3)-equivariant") {
+  // What `gyre demo symmetry` trains on n-body states: positions and velocities in, positions out.
+  auto mlp = std::make_shared<gyre::nn::Sequential<double>>();
+  mlp->emplace<gyre::nn::Flatten<double>>(gyre::nn::point_cloud_type(2, 5, 3));
+  mlp->emplace<gyre::nn::Linear<double>>(30, 16, true, 1);
+  mlp->emplace<gyre::nn::PointwiseELU<double>>(
+      gyre::nn::TensorType(gyre::nn::Base::kNone, gyre::nn::EuclideanFiber{16, {}}));
+  mlp->emplace<gyre::nn::Linear<double>>(16, 15, true, 2);
+  mlp->emplace<gyre::nn::Unflatten<double>>(gyre::nn::point_cloud_type(1, 5, 3));
+  FrameAveraging<double> net(mlp, FrameGroup::kE, FrameOutput::kPositions);
+  const auto x = random_clouds<double>(4, 2, 5, 3, 31);
+  gyre::Rng rng(37);
+  const Isometry g = random_isometry(FrameGroup::kE, 3, rng);
+  {
+    const gyre::nn::NoGrad no_grad;
+    // Rounding of the frame and of five layers: 1e-12.
+    CHECK(relative_gap(net.forward(act(g, x)).data, act(g, net.forward(x)).data) <= 1e-12);
+  }
+  CHECK(gyre::check::check_gradients(net, x, 1e-6, 41).max_error() <= 1e-6);
+}

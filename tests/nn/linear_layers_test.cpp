@@ -80,7 +80,8 @@ GeometricTensor<double> spd_input(int n, int batch, gyre::Rng& rng) {
 
 }  // namespace
 
-TEST_CASE("Linear: y = W·x + b, torch's initialisation bounds, backward exact — Flatten reshapes both ways") {
+TEST_CASE(
+    "Linear: y = W·x + b, torch's initialisation bounds, backward exact — Flatten and Unflatten reshape both ways") {
   for (std::uint64_t seed : gyre::test::seeds(5)) {
     CAPTURE(seed);
     gyre::Rng rng(seed);
@@ -117,12 +118,22 @@ TEST_CASE("Linear: y = W·x + b, torch's initialisation bounds, backward exact �
     const GeometricTensor<double> back = flatten.backward(flat);
     CHECK(back.data == m);
     CHECK(flatten.pending_calls() == 0);
+
+    // Unflatten undoes Flatten forwards and backwards.
+    gyre::nn::Unflatten<double> unflatten(gyre::nn::matrix_features(2, 3, 2));
+    CHECK(unflatten.in_type() == flatten.out_type());
+    const GeometricTensor<double> unflat = unflatten.forward(flat);
+    CHECK(unflat.type == gyre::nn::matrix_features(2, 3, 2));
+    CHECK(unflat.data == m);
+    CHECK(unflatten.backward(unflat).data == flat.data);
+    CHECK(unflatten.pending_calls() == 0);
   }
 }
 
-TEST_CASE("Linear and Flatten: wrong types and sizes are clear errors") {
+TEST_CASE("Linear, Flatten and Unflatten: wrong types and sizes are clear errors") {
   CHECK_THROWS_AS(gyre::nn::Linear<double>(0, 3), gyre::ShapeError);
   CHECK_THROWS_AS(gyre::nn::Flatten<double>(gyre::nn::spd_features(3, 1)), gyre::ShapeError);
+  CHECK_THROWS_AS(gyre::nn::Unflatten<double>(gyre::nn::spd_features(3, 1)), gyre::ShapeError);
   gyre::nn::Linear<double> linear(3, 2);
   const GeometricTensor<double> wrong(gyre::nn::TensorType(gyre::nn::Base::kNone, gyre::nn::EuclideanFiber{4}),
                                       xt::xarray<double>(xt::zeros<double>({1, 4})));

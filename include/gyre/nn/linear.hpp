@@ -6,6 +6,7 @@
 //   Linear   none × ℝ[in] → none × ℝ[out], y = W·x + b per sample: data (B, in) → (B, out).
 //            W and b start uniform in ±1/√in (torch's default initialisation).
 //   Flatten  none × ℝ^(shape)[C] → none × ℝ[C·∏shape]: the same numbers, row-major, as scalars.
+//   Unflatten  the inverse (torch.nn.Unflatten): an MLP's output read as, say, P points in ℝᵈ.
 
 #include "gyre/config.hpp"  // first: it configures xtensor and checks the instruction set
 
@@ -63,9 +64,32 @@ class Flatten : public Module<T> {
   SavedCalls<std::size_t> batch_sizes_;  // backward is a reshape: it needs only the batch size
 };
 
+/// Scalar features as Euclidean array features: the inverse of Flatten(out).
+template <class T>
+class Unflatten : public Module<T> {
+ public:
+  /// out must have base none and a Euclidean fiber (ShapeError otherwise); the input is then
+  /// none × ℝ[C·∏shape].
+  explicit Unflatten(TensorType out);
+
+  GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
+  GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
+  [[nodiscard]] const TensorType& in_type() const override { return in_type_; }
+  [[nodiscard]] const TensorType& out_type() const override { return out_type_; }
+  [[nodiscard]] std::string describe() const override;
+  [[nodiscard]] std::size_t pending_calls() const override { return batch_sizes_.size(); }
+  void discard_saved() override { batch_sizes_.clear(); }
+
+ private:
+  TensorType in_type_, out_type_;
+  SavedCalls<std::size_t> batch_sizes_;
+};
+
 extern template class Linear<float>;
 extern template class Linear<double>;
 extern template class Flatten<float>;
 extern template class Flatten<double>;
+extern template class Unflatten<float>;
+extern template class Unflatten<double>;
 
 }  // namespace gyre::nn
