@@ -119,6 +119,7 @@
 // io
 #include "gyre/io/idx.hpp"
 #include "gyre/io/line_plot.hpp"
+#include "gyre/io/nbody.hpp"
 
 // geometries
 #include "gyre/geometries/cn/cn.hpp"
