@@ -107,7 +107,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 // (`auto f = [](…) {…};`) is internal too, under its plain name, and a later cell that calls it
 // needs it; compiler-made names (`__cxx_global_var_init.3`, `.str`, `_GLOBAL__sub_I_…`) are
 // per-module and stay local. Collapsing by name is safe because all cells share one translation
-// unit, where a name is defined once.
+// unit, where a name is defined once. Private definitions are never shared: they are the
+// compiler's own per-module data, some under plain names — the backing array of an initializer
+// list is `constinit` in every module, and sharing it gave a cell the numbers of an earlier one.
 bool is_shared_across_cells(llvm::StringRef name) {
   if (name.contains('$') || name.contains('.')) return false;
   if (name.startswith("_Z")) return true;
@@ -116,7 +118,7 @@ bool is_shared_across_cells(llvm::StringRef name) {
 
 void expose_internal_definitions(llvm::Module& module) {
   for (llvm::GlobalValue& value : module.global_values()) {
-    if (value.hasLocalLinkage() && !value.isDeclaration() && is_shared_across_cells(value.getName())) {
+    if (value.hasInternalLinkage() && !value.isDeclaration() && is_shared_across_cells(value.getName())) {
       value.setLinkage(llvm::GlobalValue::WeakODRLinkage);
       value.setVisibility(llvm::GlobalValue::DefaultVisibility);
     }

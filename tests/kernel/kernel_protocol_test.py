@@ -104,6 +104,17 @@ def main():
         expect(reply["status"] == "ok" and text == "42",
                "a lambda stored in a top-level variable can be called from a later cell (got %r)" % (error,))
 
+        # Constant data clang names per module (the backing arrays of initializer lists are all
+        # `constinit`, the first in each module) must stay in its module: shared by name, a later
+        # cell read an earlier cell's numbers.
+        reply, text, error = run(client, 'double first_sum() { std::vector<double> v{7.0, 8.0, 9.0}; '
+                                         'return v[0] + v[1] + v[2]; }\nstd::cout << first_sum();')
+        reply, text, error = run(client, 'double second_sum() { std::vector<double> v{1.0, 2.0, 4.0}; '
+                                         'return v[0] + v[1] + v[2]; }\nstd::cout << second_sum() << " ";\n'
+                                         'for (const double d : {90.0, 180.0}) std::cout << d << " ";')
+        expect(reply["status"] == "ok" and text == "7 90 180 ",
+               "each cell's constant arrays are its own (got %r)" % text)
+
         reply, text, error = run(client, 'int never_defined();\nstd::cout << never_defined();')
         expect(reply["status"] == "error" and error["ename"] == "LinkError" and "never_defined" in error["evalue"],
                "a symbol no library defines is a LinkError naming it (got %r)" % (error,))
