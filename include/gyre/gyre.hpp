@@ -118,6 +118,7 @@
 
 // io
 #include "gyre/io/idx.hpp"
+#include "gyre/io/image_panels.hpp"
 #include "gyre/io/line_plot.hpp"
 #include "gyre/io/nbody.hpp"
 

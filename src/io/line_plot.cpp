@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gyre/core/error.hpp"
+#include "svg_text.hpp"
 
 namespace gyre::io {
 namespace {
@@ -30,29 +31,6 @@ constexpr const char* kDashes[] = {"",
                                    " stroke-dasharray=\"12 4 3 4\"",
                                    " stroke-dasharray=\"2 10\"",
                                    " stroke-dasharray=\"6 8\""};
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // The distance between about five round ticks (1, 2 or 5 × 10ᵏ) over [low, high].
 double tick_step(double low, double high) {
@@ -131,7 +109,7 @@ std::string render_svg(const LinePlot& plot) {
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">"
-      << escape(plot.title) << "</text>\n";
+      << svg_escape(plot.title) << "</text>\n";
   for (double t : ticks(x_low, x_high)) {
     svg << "<line x1=\"" << px(t) << "\" y1=\"" << kTop << "\" x2=\"" << px(t) << "\" y2=\"" << kTop + plot_h
         << "\" stroke=\"#e5e5e5\"/>\n";
@@ -146,9 +124,9 @@ std::string render_svg(const LinePlot& plot) {
   svg << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w << "\" height=\"" << plot_h
       << "\" fill=\"none\" stroke=\"black\"/>\n";
   svg << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 18 << "\" text-anchor=\"middle\">"
-      << escape(plot.x_label) << "</text>\n";
+      << svg_escape(plot.x_label) << "</text>\n";
   svg << "<text transform=\"translate(18," << kTop + plot_h / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-      << escape(plot.y_label) << "</text>\n";
+      << svg_escape(plot.y_label) << "</text>\n";
   for (std::size_t k = 0; k < plot.series.size(); ++k) {
     const Series& s = plot.series[k];
     const char* colour = kColours[k % (sizeof kColours / sizeof *kColours)];
@@ -162,7 +140,7 @@ std::string render_svg(const LinePlot& plot) {
     const double ly = kTop + 16 + 20 * static_cast<double>(k);
     svg << "<line x1=\"" << kLeft + plot_w + 14 << "\" y1=\"" << ly - 4 << "\" x2=\"" << kLeft + plot_w + 38
         << "\" y2=\"" << ly - 4 << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dashes << "/>\n";
-    svg << "<text x=\"" << kLeft + plot_w + 44 << "\" y=\"" << ly << "\">" << escape(s.label) << "</text>\n";
+    svg << "<text x=\"" << kLeft + plot_w + 44 << "\" y=\"" << ly << "\">" << svg_escape(s.label) << "</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();

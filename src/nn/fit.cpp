@@ -161,7 +161,8 @@ double classifier_accuracy(Module<float>& net, const xt::xarray<float>& inputs, 
 
 std::vector<RegressionEpoch> fit_regressor(Module<float>& net, const xt::xarray<float>& inputs,
                                            const xt::xarray<float>& targets, const FitOptions& options,
-                                           const RegressionProgress& progress) {
+                                           const RegressionProgress& progress,
+                                           const std::function<void(int)>& after_epoch) {
   const char* const where = "fit_regressor";
   check_targets(where, inputs, targets, options.batch_size);
   optim::Adam<float> adam(net.parameters(), options.learning_rate);
@@ -196,6 +197,7 @@ std::vector<RegressionEpoch> fit_regressor(Module<float>& net, const xt::xarray<
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     epochs.push_back({error_sum / static_cast<double>(seen * entries), seconds});
+    if (after_epoch) after_epoch(epoch);
   }
   net.eval();
   return epochs;

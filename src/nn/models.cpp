@@ -1,5 +1,6 @@
 #include "gyre/nn/models.hpp"
 
+#include "gyre/nn/group_downsample.hpp"
 #include "gyre/nn/inner_batch_norm.hpp"
 #include "gyre/nn/plain_conv2d.hpp"
 #include "gyre/nn/pointwise_nonlinearity.hpp"
@@ -44,6 +45,31 @@ std::unique_ptr<Sequential<float>> steerable_cnn(const repr::PlanarGroup& group,
   net->emplace<GlobalAveragePool<float>>(invariant);
   net->emplace<EquivariantLinear<float>>(invariant, FieldType(group, repr::trivial_representation(group), classes),
                                          true, seed + 4);
+  return net;
+}
+
+std::unique_ptr<Sequential<float>> downsampling_cnn(const repr::PlanarGroup& group, int rate, bool anti_aliasing,
+                                                    int fields1, int fields2, int classes, std::uint64_t seed) {
+  const FieldType input(group, repr::trivial_representation(group), 1);
+  const FieldType wide1(group, repr::regular_representation(group), fields1);
+  auto net = std::make_unique<Sequential<float>>();
+  block(*net, std::make_unique<R2Conv<float>>(input, wide1, 5, conv_options(seed)));
+  block(*net, std::make_unique<R2Conv<float>>(wide1, wide1, 5, conv_options(seed + 1)));
+  net->emplace<PointwiseMaxPool<float>>(wide1, 3, 2, 1);
+  auto downsample =
+      std::make_unique<GroupDownsample<float>>(wide1, rate, repr::SubgroupFamily::kSameFamily, anti_aliasing);
+  const FieldType sub1 = downsample->out_type().fields("downsampling_cnn");
+  const repr::PlanarGroup& subgroup = sub1.group();
+  net->add(std::move(downsample));
+  const FieldType sub2(subgroup, repr::regular_representation(subgroup), fields2);
+  block(*net, std::make_unique<R2Conv<float>>(sub1, sub2, 5, conv_options(seed + 2)));
+  net->emplace<PointwiseMaxPool<float>>(sub2, 3, 2, 1);
+  block(*net, std::make_unique<R2Conv<float>>(sub2, sub2, 5, conv_options(seed + 3)));
+  net->emplace<GroupPooling<float>>(sub2);
+  const FieldType invariant(subgroup, repr::trivial_representation(subgroup), fields2);
+  net->emplace<GlobalAveragePool<float>>(invariant);
+  net->emplace<EquivariantLinear<float>>(
+      invariant, FieldType(subgroup, repr::trivial_representation(subgroup), classes), true, seed + 4);
   return net;
 }
 

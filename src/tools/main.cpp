@@ -1,10 +1,14 @@
 // The gyre command: subcommand dispatch.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -15,6 +19,7 @@
 #include "layer_command.hpp"
 #include "manifold_demo_command.hpp"
 #include "selfcheck_command.hpp"
+#include "symmetry_demo_command.hpp"
 
 namespace {
 
@@ -30,6 +35,11 @@ constexpr const char* kUsage =
     "                                   --norm adds a batch norm (spd: none, spdnet_bn, liebn_lem, liebn_lcm,\n"
     "                                   liebn_aim, liebn_aim_deformed, gyrobn, gbw_rbn; grassmann: none,\n"
     "                                   gyrobn, rbn), --compare trains them all with K seeds (default 3)\n"
+    "  demo symmetry [--full] [--train N] [--test N] [--epochs E] [--nbody-train N] [--nbody-epochs E]\n"
+    "                [--out DIR]\n"
+    "                                   group downsampling (anti-aliased vs naive), canonicalization and\n"
+    "                                   frame averaging, each against its plain network, on rotated\n"
+    "                                   Fashion-MNIST and a charged n-body system\n"
     "  selfcheck [--cases N] [--json PATH]  every geometry's law residuals on seeded cases\n"
     "  geom [--list]                    JSON-lines calculator: one request per stdin line, one reply per line\n"
     "  basis                            JSON-lines: dimension and rank of steerable kernel bases\n"
@@ -86,7 +96,8 @@ int manifold_demo(gyre::tools::ManifoldDemo which, int argc, char** argv) {
     const std::string arg = argv[i];
     const auto positive = [&](const char* what) {
       const long v = i + 1 < argc ? std::strtol(argv[++i], nullptr, 10) : 0;
-      if (v < 1) throw std::invalid_argument(std::string("gyre demo: ") + what + " needs a positive integer");
+      if (v < 1)
+        throw std::invalid_argument(std::string(what) + " needs a positive integer");  // main prefixes "gyre demo: "
       return v;
     };
     if (arg == "--help" || arg == "-h") {
@@ -121,41 +132,68 @@ int manifold_demo(gyre::tools::ManifoldDemo which, int argc, char** argv) {
   return gyre::tools::run_manifold_demo(which, options, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
 }
 
-int demo(int argc, char** argv) {
-  if (argc > 2 && std::string(argv[2]) == "spd") return manifold_demo(gyre::tools::ManifoldDemo::kSpd, argc, argv);
-  if (argc > 2 && std::string(argv[2]) == "grassmann")
-    return manifold_demo(gyre::tools::ManifoldDemo::kGrassmann, argc, argv);
-  gyre::tools::DemoOptions options;
-  for (int i = 2; i < argc; ++i) {
-    if (std::string(argv[i]) == "--full") options = gyre::tools::DemoOptions::full();
+// The options of `gyre demo` and `gyre demo symmetry`, from argv[first…]: `--full` (Options::full(),
+// applied before the others), `--help`, `--out DIR`, and the positive integers in `numbers`.
+// Returns −1 to go on, or the exit code: 0 after --help, 2 for an unknown option.
+using NumberOptions = std::vector<std::pair<std::string, std::function<void(long)>>>;
+
+template <class Options>
+int parse_demo_options(int argc, char** argv, int first, const std::string& command, Options& options,
+                       const NumberOptions& numbers) {
+  for (int i = first; i < argc; ++i) {
+    if (std::string(argv[i]) == "--full") options = Options::full();
   }
-  for (int i = 2; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     const std::string arg = argv[i];
-    const auto positive = [&](const char* what) {
-      const long v = i + 1 < argc ? std::strtol(argv[++i], nullptr, 10) : 0;
-      if (v < 1) throw std::invalid_argument(std::string("gyre demo: ") + what + " needs a positive integer");
-      return v;
-    };
     if (arg == "--full") continue;
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
       return 0;
     }
-    if (arg == "--train") {
-      options.train_images = static_cast<std::size_t>(positive("--train"));
-    } else if (arg == "--test") {
-      options.test_images = static_cast<std::size_t>(positive("--test"));
-    } else if (arg == "--epochs") {
-      options.epochs = static_cast<int>(positive("--epochs"));
-    } else if (arg == "--angle-step") {
-      options.angle_step_degrees = static_cast<int>(positive("--angle-step"));
-    } else if (arg == "--out" && i + 1 < argc) {
+    if (arg == "--out" && i + 1 < argc) {
       options.out_dir = argv[++i];
-    } else {
-      std::cerr << "gyre demo: unknown option " << arg << "\n" << kUsage;
+      continue;
+    }
+    const auto number = std::find_if(numbers.begin(), numbers.end(), [&](const auto& n) { return n.first == arg; });
+    if (number == numbers.end()) {
+      std::cerr << command << ": unknown option " << arg << "\n" << kUsage;
       return 2;
     }
+    const long v = i + 1 < argc ? std::strtol(argv[++i], nullptr, 10) : 0;
+    if (v < 1) throw std::invalid_argument(arg + " needs a positive integer");  // main prefixes "gyre demo: "
+    number->second(v);
   }
+  return -1;
+}
+
+int symmetry_demo(int argc, char** argv) {
+  gyre::tools::SymmetryDemoOptions options;
+  const int code =
+      parse_demo_options(argc, argv, 3, "gyre demo symmetry", options,
+                         {{"--train", [&](long v) { options.train_images = static_cast<std::size_t>(v); }},
+                          {"--test", [&](long v) { options.test_images = static_cast<std::size_t>(v); }},
+                          {"--epochs", [&](long v) { options.epochs = static_cast<int>(v); }},
+                          {"--angle-step", [&](long v) { options.angle_step_degrees = static_cast<int>(v); }},
+                          {"--nbody-train", [&](long v) { options.nbody_train = static_cast<std::size_t>(v); }},
+                          {"--nbody-test", [&](long v) { options.nbody_test = static_cast<std::size_t>(v); }},
+                          {"--nbody-epochs", [&](long v) { options.nbody_epochs = static_cast<int>(v); }}});
+  if (code >= 0) return code;
+  return gyre::tools::run_symmetry_demo(options, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
+}
+
+int demo(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[2]) == "symmetry") return symmetry_demo(argc, argv);
+  if (argc > 2 && std::string(argv[2]) == "spd") return manifold_demo(gyre::tools::ManifoldDemo::kSpd, argc, argv);
+  if (argc > 2 && std::string(argv[2]) == "grassmann")
+    return manifold_demo(gyre::tools::ManifoldDemo::kGrassmann, argc, argv);
+  gyre::tools::DemoOptions options;
+  const int code =
+      parse_demo_options(argc, argv, 2, "gyre demo", options,
+                         {{"--train", [&](long v) { options.train_images = static_cast<std::size_t>(v); }},
+                          {"--test", [&](long v) { options.test_images = static_cast<std::size_t>(v); }},
+                          {"--epochs", [&](long v) { options.epochs = static_cast<int>(v); }},
+                          {"--angle-step", [&](long v) { options.angle_step_degrees = static_cast<int>(v); }}});
+  if (code >= 0) return code;
   return gyre::tools::run_demo(options, std::cout, std::cerr, isatty(STDERR_FILENO) != 0);
 }
 

@@ -39,8 +39,12 @@ TEST_CASE("fit_regressor: Adam on the mean squared error recovers a linear map")
   options.batch_size = 32;
   options.learning_rate = 1e-2f;
   int calls = 0;
-  const auto epochs = gyre::nn::fit_regressor(net, x, y, options, [&](std::size_t, std::size_t, double) { ++calls; });
+  int epochs_seen = 0;
+  const auto epochs = gyre::nn::fit_regressor(
+      net, x, y, options, [&](std::size_t, std::size_t, double) { ++calls; },
+      [&](int e) { CHECK(e == epochs_seen++); });
   CHECK(epochs.size() == 60);
+  CHECK(epochs_seen == 60);
   CHECK(calls == 60 * 16);
   const double after = gyre::nn::regression_error(net, x, y);
   CAPTURE(before);

@@ -67,6 +67,30 @@ TEST_CASE("models: the C8-steerable classifier is invariant to quarter turns, th
   }
 }
 
+TEST_CASE("models: the D8 → D4 downsampling classifier is invariant to quarter turns, anti-aliased or naive") {
+  const auto x = random_images(2, 29, 5);
+  for (const bool anti_aliasing : {true, false}) {
+    CAPTURE(anti_aliasing);
+    auto net = gyre::nn::downsampling_cnn(gyre::repr::PlanarGroup::dihedral(8), 2, anti_aliasing, 1, 2);
+    net->eval();
+    CHECK(net->describe().find(anti_aliasing ? "anti-aliased" : "naive") != std::string::npos);
+    CHECK(net->out_type().fields().group() == gyre::repr::PlanarGroup::dihedral(4));
+    const gyre::nn::NoGrad no_grad;
+    const auto a = gyre::nn::flatten_logits(net->forward(gyre::nn::GeometricTensor<float>(net->in_type(), x)));
+    for (int q = 1; q < 4; ++q) {
+      CAPTURE(q);
+      const auto b = gyre::nn::flatten_logits(net->forward(gyre::nn::GeometricTensor<float>(
+          net->in_type(), gyre::nn::rotate_images(x, std::vector<double>(2, q * kQuarter)))));
+      double diff = 0, norm = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        diff += (a.data()[i] - b.data()[i]) * (a.data()[i] - b.data()[i]);
+        norm += a.data()[i] * a.data()[i];
+      }
+      CHECK(std::sqrt(diff / norm) <= 1e-5);  // float rounding through 4 conv layers and the downsampling
+    }
+  }
+}
+
 TEST_CASE("training: a few epochs on a small fixed set lower the loss") {
   gyre::Rng rng(4);
   // Two classes that differ by where the light is: a bright disc or a bright ring.

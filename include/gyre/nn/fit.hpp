@@ -58,12 +58,13 @@ struct RegressionEpoch {
 using RegressionProgress = std::function<void(std::size_t, std::size_t, double)>;
 
 /// Trains net on (inputs, targets) with (Riemannian) Adam on the mean squared error; targets have
-/// the network's output shape (N, …). Throws ShapeError if the output and target shapes differ or
+/// the network's output shape (N, …). `after_epoch(e)` runs after each epoch (evaluation, logging). Throws ShapeError if the output and target shapes differ or
 /// N = 0, DomainError for a batch size < 1 or non-finite targets, ConvergenceError if a parameter
 /// becomes non-finite.
 std::vector<RegressionEpoch> fit_regressor(Module<float>& net, const xt::xarray<float>& inputs,
                                            const xt::xarray<float>& targets, const FitOptions& options,
-                                           const RegressionProgress& progress = {});
+                                           const RegressionProgress& progress = {},
+                                           const std::function<void(int)>& after_epoch = {});
 
 /// The mean squared error of net (evaluation mode, no saved state) on (inputs, targets).
 [[nodiscard]] double regression_error(Module<float>& net, const xt::xarray<float>& inputs,
