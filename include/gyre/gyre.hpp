@@ -71,6 +71,7 @@
 // nn
 #include "gyre/nn/batch_norm_centring.hpp"
 #include "gyre/nn/batch_norm_options.hpp"
+#include "gyre/nn/backbone_wrapper.hpp"
 #include "gyre/nn/bimap.hpp"
 #include "gyre/nn/conv2d.hpp"
 #include "gyre/nn/cross_entropy.hpp"
@@ -90,6 +91,7 @@
 #include "gyre/nn/lie_batch_norm_impl.hpp"
 #include "gyre/nn/linear.hpp"
 #include "gyre/nn/lorentz_canonicalization.hpp"
+#include "gyre/nn/lorentz_canonicalized.hpp"
 #include "gyre/nn/manifold_batch_norm.hpp"
 #include "gyre/nn/manifold_batch_norm_impl.hpp"
 #include "gyre/nn/manifold_fibers.hpp"

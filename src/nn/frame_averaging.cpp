@@ -54,9 +54,13 @@ TensorType point_cloud_type(int channels, int points, int dimension) {
 
 template <class T>
 FrameAveraging<T>::FrameAveraging(std::shared_ptr<Module<T>> backbone, FrameGroup group, FrameOutput output)
-    : backbone_(std::move(backbone)), group_(group), output_(output), channels_(0), points_(0), dimension_(0) {
-  if (!backbone_) throw ShapeError("FrameAveraging", "needs a backbone", "null");
-  const TensorType& in = backbone_->in_type();
+    : BackboneWrapper<T, detail::FrameAveragingCall<T>>(std::move(backbone), "FrameAveraging"),
+      group_(group),
+      output_(output),
+      channels_(0),
+      points_(0),
+      dimension_(0) {
+  const TensorType& in = this->backbone_->in_type();
   const std::vector<std::size_t> item = in.item_shape();
   if (in.base() != Base::kNone || !in.is_euclidean() || item.size() != 2 || (item[1] != 2 && item[1] != 3)) {
     throw ShapeError("FrameAveraging", "the backbone must take point clouds none × ℝ^(P×d)[C], d = 2 or 3",
@@ -65,7 +69,7 @@ FrameAveraging<T>::FrameAveraging(std::shared_ptr<Module<T>> backbone, FrameGrou
   channels_ = in.channels();
   points_ = static_cast<int>(item[0]);
   dimension_ = static_cast<int>(item[1]);
-  const TensorType& out = backbone_->out_type();
+  const TensorType& out = this->backbone_->out_type();
   const std::vector<std::size_t> out_item = out.item_shape();
   if (output_ != FrameOutput::kInvariant &&
       (!out.is_euclidean() || out_item.empty() || out_item.back() != item[1] || out.base() != Base::kNone)) {
@@ -75,22 +79,10 @@ FrameAveraging<T>::FrameAveraging(std::shared_ptr<Module<T>> backbone, FrameGrou
 }
 
 template <class T>
-void FrameAveraging<T>::train(bool on) {
-  Module<T>::train(on);
-  backbone_->train(on);
-}
-
-template <class T>
-void FrameAveraging<T>::discard_saved() {
-  calls_.clear();
-  backbone_->discard_saved();
-}
-
-template <class T>
 std::string FrameAveraging<T>::describe() const {
   const char* mode = output_ == FrameOutput::kInvariant ? "invariant" : "equivariant";
   return std::string("FrameAveraging(") + frame_group_name(group_) + "(" + std::to_string(dimension_) + ") " + mode +
-         ", " + backbone_->describe() + ")";
+         ", " + this->backbone_->describe() + ")";
 }
 
 template <class T>
@@ -103,7 +95,7 @@ GeometricTensor<T> FrameAveraging<T>::forward(const GeometricTensor<T>& input) {
   const auto p = static_cast<Eigen::Index>(points_), d = static_cast<Eigen::Index>(dimension_);
   const std::size_t cloud = static_cast<std::size_t>(points_ * dimension_);
   const std::size_t item = static_cast<std::size_t>(channels_) * cloud;
-  Call call{input.data, {}, {}};
+  detail::FrameAveragingCall<T> call{input.data, {}, {}};
   std::size_t total = 0;
   for (std::size_t b = 0; b < batch; ++b) {
     call.frames.push_back(point_frame(group_, read_rows(input.data.data() + b * item, p, d)));
@@ -124,7 +116,7 @@ GeometricTensor<T> FrameAveraging<T>::forward(const GeometricTensor<T>& input) {
       ++k;
     }
   }
-  const GeometricTensor<T> z = backbone_->forward(GeometricTensor<T>(in_type(), std::move(canonical)));
+  const GeometricTensor<T> z = this->backbone_->forward(GeometricTensor<T>(in_type(), std::move(canonical)));
   std::vector<std::size_t> out_shape(z.data.shape().begin(), z.data.shape().end());
   out_shape[0] = batch;
   xt::xarray<T> averaged = xt::zeros<T>(out_shape);
@@ -154,7 +146,7 @@ GeometricTensor<T> FrameAveraging<T>::forward(const GeometricTensor<T>& input) {
   }
   last_frames_ = call.frames;
   call.output = z.data;
-  calls_.push(std::move(call));
+  this->calls_.push(std::move(call));
   return GeometricTensor<T>(out_type(), std::move(averaged));
 }
 
@@ -164,7 +156,7 @@ GeometricTensor<T> FrameAveraging<T>::backward(const GeometricTensor<T>& grad_ou
     throw ShapeError("FrameAveraging::backward", "gradient type differs (expected " + out_type().describe() + ")",
                      grad_output.type.describe());
   }
-  const Call& call = calls_.top("FrameAveraging::backward", describe());
+  const auto& call = this->calls_.top("FrameAveraging::backward", describe());
   const std::size_t batch = call.frames.size();
   if (grad_output.batch() != batch) {
     throw ShapeError("FrameAveraging::backward", "gradient batch differs from the forward's", grad_output.batch());
@@ -205,7 +197,7 @@ GeometricTensor<T> FrameAveraging<T>::backward(const GeometricTensor<T>& grad_ou
       ++k;
     }
   }
-  const GeometricTensor<T> canonical_bar = backbone_->backward(GeometricTensor<T>(out_type(), std::move(z_bar)));
+  const GeometricTensor<T> canonical_bar = this->backbone_->backward(GeometricTensor<T>(out_type(), std::move(z_bar)));
 
   GeometricTensor<T> grad(in_type(), xt::xarray<T>(xt::zeros_like(call.input)));
   k = 0;
@@ -250,7 +242,7 @@ GeometricTensor<T> FrameAveraging<T>::backward(const GeometricTensor<T>& grad_ou
     }
     add_rows(grad.data.data() + b * item, x_bar);
   }
-  calls_.drop();
+  this->calls_.drop();
   return grad;
 }
 

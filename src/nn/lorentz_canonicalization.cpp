@@ -100,4 +100,38 @@ Matrix<double> canonicalize_lorentz(const Matrix<double>& momenta, const Lorentz
   return (group.inverse(frame.transform) * momenta.transpose()).transpose();
 }
 
+Matrix<double> canonicalize_lorentz_backward(const Matrix<double>& momenta, const LorentzCanonicalFrame& frame,
+                                             const Matrix<double>& grad_canonical,
+                                             const LorentzCanonicalizationOptions& options) {
+  if (momenta.cols() != 4 || grad_canonical.rows() != momenta.rows() || grad_canonical.cols() != 4) {
+    throw ShapeError("canonicalize_lorentz_backward", "momenta and their gradient must both be n × 4",
+                     std::to_string(grad_canonical.rows()) + "×" + std::to_string(grad_canonical.cols()));
+  }
+  const Lorentz<double> group;
+  const Matrix<double> inverse = group.inverse(frame.transform);
+  const Matrix<double> q = inverse * momenta.transpose();  // columns, as in the optimizer
+  const Matrix<double> q_bar = grad_canonical.transpose();
+  const Matrix<double> u = energy_weights(momenta.rows(), options.alignment);
+  std::vector<Matrix<double>> generators;
+  for (int k = 0; k < 6; ++k) generators.push_back(group.hat(Vector<double>::Unit(6, k)));
+  Matrix<double> h(6, 6);
+  Vector<double> r(6);
+  for (int k = 0; k < 6; ++k) {
+    r(k) = energy(q_bar, generators[k] * q);
+    for (int l = 0; l < 6; ++l) h(k, l) = energy(u, generators[k] * generators[l] * q);
+  }
+  // At the minimum ∇c = 0 makes H symmetric (its antisymmetric part is ½⟨u, [G_k, G_l]·Q⟩, a
+  // combination of ∇c's components); symmetrise away the rounding.
+  h = (h + h.transpose()).eval() / 2;
+  Matrix<double> through_frame = q_bar;
+  const Eigen::SelfAdjointEigenSolver<Matrix<double>> eigen(h);
+  const double scale = q.row(0).sum();
+  if (eigen.eigenvalues().minCoeff() > 1e-9 * scale) {
+    const Vector<double> w =
+        eigen.eigenvectors() * (eigen.eigenvectors().transpose() * r).cwiseQuotient(eigen.eigenvalues());
+    for (int k = 0; k < 6; ++k) through_frame -= w(k) * generators[k].transpose() * u;
+  }
+  return (inverse.transpose() * through_frame).transpose();
+}
+
 }  // namespace gyre::nn

@@ -26,32 +26,30 @@ TensorType rotation_input_type(const TensorType& backbone_in, std::size_t harmon
   return TensorType(FieldType(so2, repr::trivial_representation(so2), backbone_in.channels()));
 }
 
+// Grid maps of trivial fields become SO(2)-invariant fields; anything else keeps its type.
+TensorType rotation_output_type(const TensorType& backbone_out, const TensorType& in) {
+  if (backbone_out.base() != Base::kGrid || !backbone_out.has_fields()) return backbone_out;
+  for (const repr::Representation& rho : backbone_out.fields().fields()) {
+    if (!rho.is_trivial()) return backbone_out;
+  }
+  const repr::PlanarGroup& so2 = in.fields().group();
+  return TensorType(FieldType(so2, repr::trivial_representation(so2), backbone_out.channels()));
+}
+
 }  // namespace
 
 template <class T>
 RotationCanonicalized<T>::RotationCanonicalized(std::shared_ptr<Module<T>> backbone, RotationTemplate shape,
                                                 CanonicalizationOptions options)
-    : backbone_(std::move(backbone)),
+    : BackboneWrapper<T, detail::RotationCanonicalizedCall<T>>(std::move(backbone), "RotationCanonicalized"),
       shape_(std::move(shape)),
       options_(options),
-      in_type_(backbone_ ? rotation_input_type(backbone_->in_type(), shape_.weights.size())
-                         : throw ShapeError("RotationCanonicalized", "needs a backbone", "null")) {}
-
-template <class T>
-void RotationCanonicalized<T>::train(bool on) {
-  Module<T>::train(on);
-  backbone_->train(on);
-}
-
-template <class T>
-void RotationCanonicalized<T>::discard_saved() {
-  calls_.clear();
-  backbone_->discard_saved();
-}
+      in_type_(rotation_input_type(this->backbone_->in_type(), shape_.weights.size())),
+      out_type_(rotation_output_type(this->backbone_->out_type(), in_type_)) {}
 
 template <class T>
 std::string RotationCanonicalized<T>::describe() const {
-  return "RotationCanonicalized(SO(2), " + backbone_->describe() + ")";
+  return "RotationCanonicalized(SO(2), " + this->backbone_->describe() + ")";
 }
 
 template <class T>
@@ -62,16 +60,22 @@ GeometricTensor<T> RotationCanonicalized<T>::forward(const GeometricTensor<T>& i
   }
   std::vector<CanonicalRotation> rotations = canonical_rotations(input, shape_, options_);
   GeometricTensor<T> canonical = canonicalize_rotation(input, rotations);
-  GeometricTensor<T> output = backbone_->forward(GeometricTensor<T>(backbone_->in_type(), std::move(canonical.data)));
+  GeometricTensor<T> output =
+      this->backbone_->forward(GeometricTensor<T>(this->backbone_->in_type(), std::move(canonical.data)));
   last_rotations_ = rotations;
-  calls_.push(Call{input.data, std::move(rotations)});
-  return output;
+  this->calls_.push(detail::RotationCanonicalizedCall<T>{input.data, std::move(rotations)});
+  return GeometricTensor<T>(out_type_, std::move(output.data));
 }
 
 template <class T>
 GeometricTensor<T> RotationCanonicalized<T>::backward(const GeometricTensor<T>& grad_output) {
-  const Call& call = calls_.top("RotationCanonicalized::backward", describe());
-  const GeometricTensor<T> grad_canonical(in_type_, backbone_->backward(grad_output).data);
+  const auto& call = this->calls_.top("RotationCanonicalized::backward", describe());
+  if (!(grad_output.type == out_type_)) {
+    throw ShapeError("RotationCanonicalized::backward", "gradient type differs (expected " + out_type_.describe() + ")",
+                     grad_output.type.describe());
+  }
+  const GeometricTensor<T> grad_canonical(
+      in_type_, this->backbone_->backward(GeometricTensor<T>(this->backbone_->out_type(), grad_output.data)).data);
   const GeometricTensor<T> input(in_type_, call.input);
   const xt::xarray<T> angle_gradient = canonical_rotation_gradient(input, call.rotations, shape_);
   xt::xarray<T> grad_input = xt::zeros<T>(call.input.shape());
@@ -94,7 +98,7 @@ GeometricTensor<T> RotationCanonicalized<T>::backward(const GeometricTensor<T>& 
                               along_angle * static_cast<double>(theta_slope[i]));
     }
   }
-  calls_.drop();
+  this->calls_.drop();
   return GeometricTensor<T>(in_type_, std::move(grad_input));
 }
 

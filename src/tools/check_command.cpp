@@ -1,6 +1,7 @@
 #include "check_command.hpp"
 
 #include <istream>
+#include <memory>
 #include <ostream>
 
 #include <boost/math/constants/constants.hpp>
@@ -13,6 +14,7 @@
 #include "gyre/nn/pointwise_nonlinearity.hpp"
 #include "gyre/nn/pooling.hpp"
 #include "gyre/nn/r2conv.hpp"
+#include "gyre/nn/rotation_canonicalized.hpp"
 #include "json_codec.hpp"
 
 namespace gyre::tools {
@@ -104,6 +106,12 @@ std::unique_ptr<nn::Sequential<double>> build_network(const json& description) {
     } else {
       throw RequestError("unknown layer type \"" + kind + "\"");
     }
+  }
+  if (description.contains("wrapper")) {
+    if (description["wrapper"] != "canonicalize") throw RequestError("\"wrapper\" must be \"canonicalize\"");
+    auto wrapped = std::make_unique<nn::Sequential<double>>();
+    wrapped->emplace<nn::RotationCanonicalized<double>>(std::shared_ptr<nn::Sequential<double>>(std::move(net)));
+    net = std::move(wrapped);
   }
   net->eval();
   return net;

@@ -14,6 +14,9 @@
 // PointwiseMaxPool / PointwiseAvgPool (kernel_size, stride, padding), NormMaxPool (kernel_size,
 // stride), GroupPooling, GlobalAveragePool, GroupDownsample (rate, subgroup: "same" | "rotations",
 // anti_aliasing: true | false; later layers are over the subgroup, and the check uses its elements).
+// "wrapper": "canonicalize" wraps the whole network in nn::RotationCanonicalized: its input must be
+// trivial fields (a plain CNN: "gspace": "rot2d", "N": 1), the wrapped network takes SO(2)-scalar
+// images, and the check draws rotations of SO(2) (16 angles, or "angles").
 
 #include <iosfwd>
 #include <memory>
@@ -25,7 +28,8 @@
 
 namespace gyre::tools {
 
-/// The network a description names (weights seeded, random); RequestError/Gyre errors on bad input.
+/// The network a description names (weights seeded, random), wrapped if it asks; RequestError/Gyre
+/// errors on bad input.
 [[nodiscard]] std::unique_ptr<nn::Sequential<double>> build_network(const nlohmann::json& description);
 
 /// Builds, checks and returns the report for a description.

@@ -4,8 +4,11 @@
 //     (engine 2), and beside them one R2Conv (k = 3) on the D8 maps, the layer such a downsample follows;
 //   FrameAveraging over E(3) on clouds of 5 points with positions and velocities (the n-body shape),
 //     batch 256: the averaged network (8 backbone passes per cloud plus the PCA frames) against one
-//     backbone forward, for a Flatten + Linear + Linear backbone.
+//     backbone forward, for a Flatten + Linear + Linear backbone;
+//   RotationCanonicalized on 64 Fashion-MNIST-sized (29 × 29) images of smooth blobs: θ* (12 Newton
+//     starts) and the resampling against one forward of the plain CNN it wraps (gyre demo symmetry's).
 
+#include <cmath>
 #include <memory>
 
 #include <benchmark/benchmark.h>
@@ -14,7 +17,9 @@
 #include "gyre/nn/frame_averaging.hpp"
 #include "gyre/nn/group_downsample.hpp"
 #include "gyre/nn/linear.hpp"
+#include "gyre/nn/models.hpp"
 #include "gyre/nn/r2conv.hpp"
+#include "gyre/nn/rotation_canonicalized.hpp"
 #include "gyre/nn/sequential.hpp"
 #include "gyre/repr/representation.hpp"
 
@@ -90,6 +95,42 @@ void BM_FrameAveragedE3(benchmark::State& state) {
 
 }  // namespace
 
+// 64 images of four Gaussian blobs each, off the centre (what θ* sees in a garment, smoothly).
+xt::xarray<float> blob_images() {
+  gyre::Rng rng(9);
+  xt::xarray<float> images = xt::zeros<float>({std::size_t{64}, std::size_t{1}, std::size_t{29}, std::size_t{29}});
+  for (std::size_t b = 0; b < 64; ++b) {
+    for (int blob = 0; blob < 4; ++blob) {
+      const double cx = rng.uniform(-8.0, 8.0), cy = rng.uniform(-8.0, 8.0);
+      for (std::size_t r = 0; r < 29; ++r) {
+        for (std::size_t c = 0; c < 29; ++c) {
+          const double dx = static_cast<double>(c) - 14 - cx, dy = 14 - static_cast<double>(r) - cy;
+          images(b, 0, r, c) += static_cast<float>(std::exp(-(dx * dx + dy * dy) / 12));
+        }
+      }
+    }
+  }
+  return images;
+}
+
+void BM_CanonicalizeRotation(benchmark::State& state) {
+  std::shared_ptr<gyre::nn::Sequential<float>> backbone = gyre::nn::plain_cnn(11, 14);
+  gyre::nn::RotationCanonicalized<float> wrapped(backbone);
+  const GeometricTensor<float> x(wrapped.in_type(), blob_images());
+  for (auto _ : state) {
+    const auto rotations = gyre::nn::canonical_rotations(x);
+    benchmark::DoNotOptimize(gyre::nn::canonicalize_rotation(x, rotations));
+  }
+}
+
+void BM_PlainCnnForward(benchmark::State& state) {
+  auto net = gyre::nn::plain_cnn(11, 14);
+  net->eval();
+  const gyre::nn::NoGrad inference;
+  const GeometricTensor<float> x(net->in_type(), blob_images());
+  for (auto _ : state) benchmark::DoNotOptimize(net->forward(x));
+}
+
 BENCHMARK(BM_GroupDownsample)
     ->ArgsProduct({{8, 32, 64}, {0, 1, 2}})
     ->ArgNames({"N", "engine"})
@@ -97,4 +138,6 @@ BENCHMARK(BM_GroupDownsample)
 BENCHMARK(BM_R2ConvSameMaps)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BackboneOnce)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_FrameAveragedE3)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CanonicalizeRotation)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PlainCnnForward)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();

@@ -68,3 +68,25 @@ TEST_CASE("gyre check: GroupDownsample moves the network to its subgroup, bad op
   description["layers"][1]["rate"] = 3;
   CHECK_THROWS_AS(static_cast<void>(gyre::tools::build_network(description)), gyre::DomainError);
 }
+
+TEST_CASE("gyre check: a plain CNN wrapped in canonicalization is checked against SO(2)") {
+  std::ifstream in(GYRE_TOOLS_TEST_DIR "/canonicalized_cnn_network.json");
+  nlohmann::json description = nlohmann::json::parse(in);
+  const auto net = gyre::tools::build_network(description);
+  CHECK(net->in_type().fields("test").group().name() == "SO(2)");
+  CHECK(net->out_type().fields("test").group().name() == "SO(2)");  // invariant outputs, declared so
+  const auto report = gyre::tools::check_network(description);
+  int quarter_turns = 0;
+  for (const auto& row : report.rows) {
+    if (row.grid_symmetry) ++quarter_turns;
+  }
+  CHECK(quarter_turns == 4);
+  // θ* moves by exactly 90° and bilinear resampling commutes with the grid: rounding, in double.
+  CHECK(report.max_grid_symmetry_error() <= 1e-12);
+  // Unwrapped, the same network is a plain CNN over C1: the checker has only the identity to try.
+  description.erase("wrapper");
+  CHECK(gyre::tools::build_network(description)->out_type().fields("test").group().name() == "C1");
+  description["wrapper"] = "symmetrize";
+  CHECK_THROWS_WITH_AS(static_cast<void>(gyre::tools::build_network(description)),
+                       "\"wrapper\" must be \"canonicalize\"", gyre::tools::RequestError);
+}

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "gyre/nn/module.hpp"
+#include "gyre/nn/backbone_wrapper.hpp"
 #include "gyre/nn/point_frames.hpp"
 
 namespace gyre::nn {
@@ -32,9 +32,21 @@ enum class FrameOutput { kInvariant, kVectors, kPositions };
 /// The type of C channels of P points in ℝᵈ: none × ℝ^(P×d)[C].
 [[nodiscard]] TensorType point_cloud_type(int channels, int points, int dimension);
 
+namespace detail {
+
+/// What FrameAveraging saves per forward.
+template <class T>
+struct FrameAveragingCall {
+  xt::xarray<T> input;   // (B, C, P, d)
+  xt::xarray<T> output;  // the backbone's outputs (B', …)
+  std::vector<PointFrame> frames;
+};
+
+}  // namespace detail
+
 /// A backbone made invariant or equivariant to a group of isometries by frame averaging.
 template <class T>
-class FrameAveraging : public Module<T> {
+class FrameAveraging : public BackboneWrapper<T, detail::FrameAveragingCall<T>> {
  public:
   /// Throws ShapeError unless the backbone's input type is point_cloud_type(C, P, d) with d = 2 or 3,
   /// and, for kVectors / kPositions, its output is Euclidean with trailing axis d.
@@ -42,28 +54,17 @@ class FrameAveraging : public Module<T> {
 
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  std::vector<Parameter<T>*> parameters() override { return backbone_->parameters(); }
-  void train(bool on = true) override;
-  [[nodiscard]] const TensorType& in_type() const override { return backbone_->in_type(); }
-  [[nodiscard]] const TensorType& out_type() const override { return backbone_->out_type(); }
+  [[nodiscard]] const TensorType& in_type() const override { return this->backbone_->in_type(); }
+  [[nodiscard]] const TensorType& out_type() const override { return this->backbone_->out_type(); }
   [[nodiscard]] std::string describe() const override;
-  [[nodiscard]] std::size_t pending_calls() const override { return calls_.size(); }
-  void discard_saved() override;
 
   /// The frames of the most recent forward() (one per item), for inspection and plots.
   [[nodiscard]] const std::vector<PointFrame>& last_frames() const noexcept { return last_frames_; }
 
  private:
-  struct Call {
-    xt::xarray<T> input;   // (B, C, P, d)
-    xt::xarray<T> output;  // the backbone's outputs (B', …)
-    std::vector<PointFrame> frames;
-  };
-  std::shared_ptr<Module<T>> backbone_;
   FrameGroup group_;
   FrameOutput output_;
   int channels_, points_, dimension_;
-  SavedCalls<Call> calls_;
   std::vector<PointFrame> last_frames_;
 };
 

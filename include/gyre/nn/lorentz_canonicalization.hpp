@@ -41,4 +41,16 @@ struct LorentzCanonicalFrame {
 /// The canonical momenta: rows (Λ*⁻¹·pᵢ)ᵀ.
 [[nodiscard]] Matrix<double> canonicalize_lorentz(const Matrix<double>& momenta, const LorentzCanonicalFrame& frame);
 
+/// ∂L/∂P (n × 4, rows like the momenta) from ∂L/∂Q for Q = canonicalize_lorentz(P, Λ*(P)), through
+/// the transformation at fixed Λ* and through Λ* itself. Λ* is defined by ∇c(Λ*; P) = 0; perturbing
+/// P by dP moves it to Λ*·exp(hat(da)) with H·da = b, H_kl = ⟨u, G_k·G_l·Q⟩ (the Hessian at the
+/// minimum) and b_k = ⟨u, G_k·Λ*⁻¹·dP⟩, so that dQ = Λ*⁻¹·dP − hat(da)·Q and
+///   P̄ = (Λ*⁻ᵀ·(Q̄ − Σ_k w_k·G_kᵀ·u))ᵀ,   H·w = r,   r_l = ⟨Q̄, G_l·Q⟩.
+/// Where H is not positive definite (the minimum is not strict, and Λ* not differentiable) Λ* is held
+/// fixed. `options.alignment` must be the one Λ* was found with.
+[[nodiscard]] Matrix<double> canonicalize_lorentz_backward(const Matrix<double>& momenta,
+                                                           const LorentzCanonicalFrame& frame,
+                                                           const Matrix<double>& grad_canonical,
+                                                           const LorentzCanonicalizationOptions& options = {});
+
 }  // namespace gyre::nn
