@@ -69,9 +69,9 @@
 #include "gyre/repr/restriction.hpp"
 
 // nn
+#include "gyre/nn/backbone_wrapper.hpp"
 #include "gyre/nn/batch_norm_centring.hpp"
 #include "gyre/nn/batch_norm_options.hpp"
-#include "gyre/nn/backbone_wrapper.hpp"
 #include "gyre/nn/bimap.hpp"
 #include "gyre/nn/conv2d.hpp"
 #include "gyre/nn/cross_entropy.hpp"
