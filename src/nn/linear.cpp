@@ -46,10 +46,13 @@ GeometricTensor<T> Linear<T>::forward(const GeometricTensor<T>& input) {
   const auto in = static_cast<Eigen::Index>(input.data.shape()[1]);
   const auto out = static_cast<Eigen::Index>(weight_.value.shape()[0]);
   xt::xarray<T> y = xt::xarray<T>::from_shape({input.batch(), static_cast<std::size_t>(out)});
-  Map<T> y_map(y.data(), batch, out);
-  // Y = X·Wᵀ (+ b): one GEMM over the batch.
-  y_map.noalias() = ConstMap<T>(input.data.data(), batch, in) * ConstMap<T>(weight_.value.data(), out, in).transpose();
-  if (bias_) y_map.rowwise() += Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>>(bias_->value.data(), out);
+  if (batch > 0) {  // Eigen may not map null data
+    Map<T> y_map(y.data(), batch, out);
+    // Y = X·Wᵀ (+ b): one GEMM over the batch.
+    y_map.noalias() =
+        ConstMap<T>(input.data.data(), batch, in) * ConstMap<T>(weight_.value.data(), out, in).transpose();
+    if (bias_) y_map.rowwise() += Eigen::Map<const Eigen::Matrix<T, 1, Eigen::Dynamic>>(bias_->value.data(), out);
+  }
   inputs_.push(input.data);
   return GeometricTensor<T>(out_type_, std::move(y));
 }
@@ -66,13 +69,16 @@ GeometricTensor<T> Linear<T>::backward(const GeometricTensor<T>& grad_output) {
   const auto batch = static_cast<Eigen::Index>(x.shape()[0]);
   const auto in = static_cast<Eigen::Index>(x.shape()[1]);
   const auto out = static_cast<Eigen::Index>(weight_.value.shape()[0]);
-  const ConstMap<T> g(grad_output.data.data(), batch, out);
-  Map<T>(weight_.grad.data(), out, in).noalias() += g.transpose() * ConstMap<T>(x.data(), batch, in);
-  if (bias_) {
-    Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>(bias_->grad.data(), out) += g.colwise().sum();
-  }
   xt::xarray<T> grad_x = xt::xarray<T>::from_shape({x.shape()[0], x.shape()[1]});
-  Map<T>(grad_x.data(), batch, in).noalias() = g * ConstMap<T>(weight_.value.data(), out, in);
+  // An empty batch adds nothing (and Eigen may not reduce over maps of null data).
+  if (batch > 0) {
+    const ConstMap<T> g(grad_output.data.data(), batch, out);
+    Map<T>(weight_.grad.data(), out, in).noalias() += g.transpose() * ConstMap<T>(x.data(), batch, in);
+    if (bias_) {
+      Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>(bias_->grad.data(), out) += g.colwise().sum();
+    }
+    Map<T>(grad_x.data(), batch, in).noalias() = g * ConstMap<T>(weight_.value.data(), out, in);
+  }
   inputs_.drop();
   return GeometricTensor<T>(in_type_, std::move(grad_x));
 }

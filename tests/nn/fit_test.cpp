@@ -95,3 +95,16 @@ TEST_CASE("fit_regressor: wrong shapes, empty and non-finite data are clear erro
   const xt::xarray<float> huge = y * 1e30f;
   CHECK_NOTHROW(gyre::nn::fit_regressor(net, x, huge, options));
 }
+
+TEST_CASE("Linear: an empty batch gives empty outputs and gradients and leaves the parameters' gradients alone") {
+  gyre::nn::Linear<double> net(6, 4, true, 3);
+  net.zero_grad();
+  const xt::xarray<double> none = xt::zeros<double>({std::size_t{0}, std::size_t{6}});
+  const auto y = net.forward(gyre::nn::GeometricTensor<double>(net.in_type(), none));
+  CHECK(y.data.shape() == std::vector<std::size_t>{0, 4});
+  const auto g = net.backward(gyre::nn::GeometricTensor<double>(net.out_type(), y.data));
+  CHECK(g.data.shape() == std::vector<std::size_t>{0, 6});
+  for (const auto* p : net.parameters()) {
+    for (const double v : p->grad) CHECK(v == 0.0);
+  }
+}
