@@ -31,27 +31,34 @@ LorentzCanonicalFrame canonical_lorentz_frame(const Matrix<double>& momenta,
                      std::to_string(momenta.rows()) + "×" + std::to_string(momenta.cols()));
   }
   if (!momenta.allFinite()) throw DomainError("canonical_lorentz_frame", "momenta must be finite", "NaN or ±inf");
+  // c is linear in the momenta, so Λ* does not depend on their scale: work on P/s, s the largest
+  // |entry|, so that masses E² − |p|² neither overflow (1e300) nor underflow (1e-300).
+  const double largest = momenta.cwiseAbs().maxCoeff();
+  if (!(largest > 0)) throw DomainError("canonical_lorentz_frame", "momenta must not all be zero", largest);
+  const Matrix<double> unit = momenta / largest;
   if (!(options.alignment > 0 && options.alignment < 0.5)) {
     throw DomainError("canonical_lorentz_frame", "the alignment weight must be in (0, 1/2)", options.alignment);
   }
-  for (Eigen::Index i = 0; i < momenta.rows(); ++i) {
-    const double e = momenta(i, 0), p = momenta.row(i).tail(3).norm();
+  for (Eigen::Index i = 0; i < unit.rows(); ++i) {
+    const double e = unit(i, 0), p = unit.row(i).tail(3).norm();
     if (!(e > 0 && e >= p * (1 - 1e-12))) {
       throw DomainError("canonical_lorentz_frame",
-                        "momentum " + std::to_string(i) + " is not future-directed causal (E ≥ |p| > 0 fails)", e);
+                        "momentum " + std::to_string(i) + " is not future-directed causal (E ≥ |p| > 0 fails)",
+                        momenta(i, 0));
     }
   }
-  const Vector<double> total = momenta.colwise().sum().transpose();
+  const Vector<double> total = unit.colwise().sum().transpose();
   const double mass2 = total(0) * total(0) - total.tail(3).squaredNorm();
   if (!(mass2 > 1e-24 * total(0) * total(0))) {
-    throw DomainError("canonical_lorentz_frame", "the total momentum must be timelike (no centre-of-momentum frame)",
+    throw DomainError("canonical_lorentz_frame",
+                      "the total momentum must be timelike (no centre-of-momentum frame; mass² / largest entry²)",
                       mass2);
   }
   const Lorentz<double> group;
   std::vector<Matrix<double>> generators;
   for (int k = 0; k < 6; ++k) generators.push_back(group.hat(Vector<double>::Unit(6, k)));
-  const Matrix<double> u = energy_weights(momenta.rows(), options.alignment);
-  const Matrix<double> p = momenta.transpose();  // columns
+  const Matrix<double> u = energy_weights(unit.rows(), options.alignment);
+  const Matrix<double> p = unit.transpose();  // columns
   Matrix<double> lambda = Matrix<double>::Identity(4, 4);
   Matrix<double> q = p;
   LorentzCanonicalFrame frame;

@@ -204,6 +204,16 @@ TEST_CASE("LorentzCanonicalized: bad backbones, bad momenta and empty batches") 
   CHECK_THROWS_AS(
       static_cast<void>(wrapped.forward(gyre::nn::GeometricTensor<double>(wrapped.in_type(), as_batch({p})))),
       gyre::DomainError);
+  // Scale does not move Λ*: momenta at 1e±300 get the same canonical form, scaled (1e-12).
+  const Matrix<double> good = random_momenta(3, rng);
+  const Matrix<double> q = gyre::nn::canonicalize_lorentz(good, gyre::nn::canonical_lorentz_frame(good));
+  for (const double scale : {1e300, 1e-300}) {
+    CAPTURE(scale);
+    const Matrix<double> far = good * scale;
+    const Matrix<double> far_q = gyre::nn::canonicalize_lorentz(far, gyre::nn::canonical_lorentz_frame(far)) / scale;
+    CHECK((far_q - q).norm() <= 1e-12 * q.norm());
+  }
+  CHECK_THROWS_AS(static_cast<void>(gyre::nn::canonical_lorentz_frame(Matrix<double>::Zero(3, 4))), gyre::DomainError);
   const xt::xarray<double> none = xt::zeros<double>({std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{4}});
   const auto empty = wrapped.forward(gyre::nn::GeometricTensor<double>(wrapped.in_type(), none));
   CHECK(empty.data.shape()[0] == 0);
