@@ -107,13 +107,6 @@ TensorType flattened(const TensorType& in) {
   return scalars(static_cast<int>(static_cast<std::size_t>(in.channels()) * size));
 }
 
-}  // namespace
-
-template <class T>
-Flatten<T>::Flatten(TensorType in) : in_type_(std::move(in)), out_type_(flattened(in_type_)) {}
-
-namespace {
-
 // The same numbers under another Euclidean type of the same size per sample: (B, C, item…).
 template <class T>
 GeometricTensor<T> reshaped(const GeometricTensor<T>& x, const TensorType& to) {
@@ -133,50 +126,40 @@ void check_batch(const char* where, std::size_t forward_batch, std::size_t batch
 }  // namespace
 
 template <class T>
-GeometricTensor<T> Flatten<T>::forward(const GeometricTensor<T>& input) {
-  require_type("Flatten::forward", in_type_, input.type);
+Reshape<T>::Reshape(std::string name, TensorType in, TensorType out)
+    : name_(std::move(name)), in_type_(std::move(in)), out_type_(std::move(out)) {}
+
+template <class T>
+GeometricTensor<T> Reshape<T>::forward(const GeometricTensor<T>& input) {
+  require_type((name_ + "::forward").c_str(), in_type_, input.type);
   batch_sizes_.push(input.batch());
   return reshaped(input, out_type_);
 }
 
 template <class T>
-GeometricTensor<T> Flatten<T>::backward(const GeometricTensor<T>& grad_output) {
-  require_type("Flatten::backward", out_type_, grad_output.type);
-  check_batch("Flatten::backward", batch_sizes_.top("Flatten::backward", describe()), grad_output.batch());
+GeometricTensor<T> Reshape<T>::backward(const GeometricTensor<T>& grad_output) {
+  const std::string where = name_ + "::backward";
+  require_type(where.c_str(), out_type_, grad_output.type);
+  check_batch(where.c_str(), batch_sizes_.top(where.c_str(), describe()), grad_output.batch());
   batch_sizes_.drop();
   return reshaped(grad_output, in_type_);
 }
 
 template <class T>
-std::string Flatten<T>::describe() const {
-  return "Flatten(" + in_type_.describe() + " → " + out_type_.describe() + ")";
+std::string Reshape<T>::describe() const {
+  return name_ + "(" + in_type_.describe() + " → " + out_type_.describe() + ")";
 }
 
 template <class T>
-Unflatten<T>::Unflatten(TensorType out) : in_type_(flattened(out)), out_type_(std::move(out)) {}
+Flatten<T>::Flatten(TensorType in) : Reshape<T>("Flatten", in, flattened(in)) {}
 
 template <class T>
-GeometricTensor<T> Unflatten<T>::forward(const GeometricTensor<T>& input) {
-  require_type("Unflatten::forward", in_type_, input.type);
-  batch_sizes_.push(input.batch());
-  return reshaped(input, out_type_);
-}
-
-template <class T>
-GeometricTensor<T> Unflatten<T>::backward(const GeometricTensor<T>& grad_output) {
-  require_type("Unflatten::backward", out_type_, grad_output.type);
-  check_batch("Unflatten::backward", batch_sizes_.top("Unflatten::backward", describe()), grad_output.batch());
-  batch_sizes_.drop();
-  return reshaped(grad_output, in_type_);
-}
-
-template <class T>
-std::string Unflatten<T>::describe() const {
-  return "Unflatten(" + in_type_.describe() + " → " + out_type_.describe() + ")";
-}
+Unflatten<T>::Unflatten(TensorType out) : Reshape<T>("Unflatten", flattened(out), out) {}
 
 template class Linear<float>;
 template class Linear<double>;
+template class Reshape<float>;
+template class Reshape<double>;
 template class Flatten<float>;
 template class Flatten<double>;
 template class Unflatten<float>;

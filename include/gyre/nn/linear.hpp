@@ -44,13 +44,11 @@ class Linear : public Module<T> {
   SavedCalls<xt::xarray<T>> inputs_;
 };
 
-/// Euclidean array features as scalar features (see the header comment).
+/// The same numbers per sample under another Euclidean type of the same size: what Flatten and
+/// Unflatten are. Backward is the reshape back; it saves only the batch size.
 template <class T>
-class Flatten : public Module<T> {
+class Reshape : public Module<T> {
  public:
-  /// in must have base none and a Euclidean fiber (ShapeError otherwise).
-  explicit Flatten(TensorType in);
-
   GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
   GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
   [[nodiscard]] const TensorType& in_type() const override { return in_type_; }
@@ -59,34 +57,36 @@ class Flatten : public Module<T> {
   [[nodiscard]] std::size_t pending_calls() const override { return batch_sizes_.size(); }
   void discard_saved() override { batch_sizes_.clear(); }
 
- private:
-  TensorType in_type_, out_type_;
-  SavedCalls<std::size_t> batch_sizes_;  // backward is a reshape: it needs only the batch size
-};
-
-/// Scalar features as Euclidean array features: the inverse of Flatten(out).
-template <class T>
-class Unflatten : public Module<T> {
- public:
-  /// out must have base none and a Euclidean fiber (ShapeError otherwise); the input is then
-  /// none × ℝ[C·∏shape].
-  explicit Unflatten(TensorType out);
-
-  GeometricTensor<T> forward(const GeometricTensor<T>& input) override;
-  GeometricTensor<T> backward(const GeometricTensor<T>& grad_output) override;
-  [[nodiscard]] const TensorType& in_type() const override { return in_type_; }
-  [[nodiscard]] const TensorType& out_type() const override { return out_type_; }
-  [[nodiscard]] std::string describe() const override;
-  [[nodiscard]] std::size_t pending_calls() const override { return batch_sizes_.size(); }
-  void discard_saved() override { batch_sizes_.clear(); }
+ protected:
+  Reshape(std::string name, TensorType in, TensorType out);
 
  private:
+  std::string name_;
   TensorType in_type_, out_type_;
   SavedCalls<std::size_t> batch_sizes_;
 };
 
+/// Euclidean array features as scalar features (see the header comment).
+template <class T>
+class Flatten : public Reshape<T> {
+ public:
+  /// in must have base none and a Euclidean fiber (ShapeError otherwise).
+  explicit Flatten(TensorType in);
+};
+
+/// Scalar features as Euclidean array features: the inverse of Flatten(out).
+template <class T>
+class Unflatten : public Reshape<T> {
+ public:
+  /// out must have base none and a Euclidean fiber (ShapeError otherwise); the input is then
+  /// none × ℝ[C·∏shape].
+  explicit Unflatten(TensorType out);
+};
+
 extern template class Linear<float>;
 extern template class Linear<double>;
+extern template class Reshape<float>;
+extern template class Reshape<double>;
 extern template class Flatten<float>;
 extern template class Flatten<double>;
 extern template class Unflatten<float>;
